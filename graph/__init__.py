@@ -1,0 +1,1 @@
+"""The graph's contract (state, context), its wiring (edges) and its builder."""

@@ -1,0 +1,147 @@
+"""Runtime context: the per-run settings Studio shows and every node reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Annotated, Any
+
+from langgraph.runtime import Runtime
+
+_LLM = {"__template_metadata__": {"kind": "llm"}}
+_EMBEDDINGS = {"__template_metadata__": {"kind": "embeddings"}}
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Settings for one run of the agent; all fields have safe defaults."""
+
+    chat_model: Annotated[str, _LLM] = field(
+        default="auto",
+        metadata={
+            "description": "Model that writes answers, as provider:model (e.g. openai:gpt-4o-mini)."
+            " 'auto' picks OpenAI when OPENAI_API_KEY is set, else the embedded local model."
+        },
+    )
+    fast_model: Annotated[str, _LLM] = field(
+        default="auto",
+        metadata={
+            "description": "Smaller model for classify, grade and self-check (provider:model);"
+            " 'auto' uses the same choice as chat_model."
+        },
+    )
+    embedding_model: Annotated[str, _EMBEDDINGS] = field(
+        default="auto",
+        metadata={"description": "Embedding model for the knowledge base (provider:model)."},
+    )
+    kb_path: str = field(
+        default="",
+        metadata={
+            "description": "Folder of the on-disk knowledge base; empty means the user data"
+            " directory (or CHROMA_HOST/CHROMA_PORT for a Chroma server)."
+        },
+    )
+    collection: str = field(
+        default="default",
+        metadata={"description": "Knowledge-base collection to search."},
+    )
+    kb_description: str = field(
+        default="the documents ingested into this knowledge base",
+        metadata={
+            "description": "One line saying what the knowledge base covers; helps the"
+            " classifier send questions about it to retrieval."
+        },
+    )
+    k: int = field(
+        default=4,
+        metadata={"description": "Documents retrieved per search (1-20)."},
+    )
+    correct_threshold: float = field(
+        default=0.7,
+        metadata={
+            "description": "CRAG: a document scoring at or above this makes retrieval 'correct'."
+        },
+    )
+    incorrect_threshold: float = field(
+        default=0.3,
+        metadata={
+            "description": "CRAG: when every document scores below this, retrieval is"
+            " 'incorrect'; documents below it are dropped."
+        },
+    )
+    history_turns: int = field(
+        default=3,
+        metadata={"description": "Past turns (question + answer) used to rewrite a follow-up."},
+    )
+    max_rewrites: int = field(
+        default=1,
+        metadata={"description": "Budget: query rewrites for a new search, per question."},
+    )
+    max_regenerations: int = field(
+        default=1,
+        metadata={"description": "Budget: regenerations after a failed groundedness check."},
+    )
+    max_web_searches: int = field(
+        default=1,
+        metadata={"description": "Budget: web searches per question."},
+    )
+    max_sub_questions: int = field(
+        default=3,
+        metadata={"description": "Budget: sub-questions a complex question splits into (2-4)."},
+    )
+    web_search: bool = field(
+        default=True,
+        metadata={"description": "Allow web search (needs TAVILY_API_KEY)."},
+    )
+    web_results: int = field(
+        default=3,
+        metadata={"description": "Web results fetched per web search (1-10)."},
+    )
+    self_check: bool = field(
+        default=True,
+        metadata={"description": "Check answers for groundedness and relevance (Self-RAG)."},
+    )
+    max_question_chars: int = field(
+        default=4000,
+        metadata={"description": "Longest question accepted, in characters."},
+    )
+
+    def __post_init__(self) -> None:
+        """Reject settings that would break a run, with a message that names the field."""
+        _check_range("k", self.k, 1, 20)
+        _check_range("correct_threshold", self.correct_threshold, 0.0, 1.0)
+        _check_range("incorrect_threshold", self.incorrect_threshold, 0.0, 1.0)
+        if self.incorrect_threshold > self.correct_threshold:
+            raise ValueError(
+                "incorrect_threshold must not exceed correct_threshold"
+                f" ({self.incorrect_threshold} > {self.correct_threshold})"
+            )
+        _check_range("history_turns", self.history_turns, 0, 50)
+        _check_range("max_rewrites", self.max_rewrites, 0, 10)
+        _check_range("max_regenerations", self.max_regenerations, 0, 10)
+        _check_range("max_web_searches", self.max_web_searches, 0, 10)
+        _check_range("max_sub_questions", self.max_sub_questions, 2, 4)
+        _check_range("web_results", self.web_results, 1, 10)
+        _check_range("max_question_chars", self.max_question_chars, 1, 1_000_000)
+        for name in ("chat_model", "fast_model", "embedding_model", "collection"):
+            if not str(getattr(self, name)).strip():
+                raise ValueError(f"{name} must not be empty")
+
+
+def _check_range(name: str, value: float, low: float, high: float) -> None:
+    """Raise a ValueError naming the field when value lies outside [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be between {low} and {high}, got {value}")
+
+
+def context_of(runtime: Runtime[Any] | None) -> Context:
+    """Return the run's Context, whatever a host or the server passed (or nothing)."""
+    ctx = runtime.context if runtime is not None else None
+    if isinstance(ctx, Context):
+        return ctx
+    if isinstance(ctx, dict):
+        names = {f.name for f in fields(Context)}
+        return Context(**{key: value for key, value in ctx.items() if key in names})
+    # A parent graph's own context (embedding as a subgraph) or none at all.
+    return Context()

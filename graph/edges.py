@@ -1,0 +1,111 @@
+"""Edge functions: pure reads of state that choose the next node (every loop on a budget)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from adaptive_rag.graph.state import State, SubQuestionState
+from langgraph.types import Send
+
+
+def _limit(state: State, name: str) -> int:
+    """Return a budget copied into state at intake (0 if missing: spend nothing)."""
+    return int((state.get("limits") or {}).get(name, 0))
+
+
+def can_rewrite(state: State) -> bool:
+    """Whether another query rewrite fits the budget."""
+    return state.get("rewrites", 0) < _limit(state, "max_rewrites")
+
+
+def can_search_web(state: State) -> bool:
+    """Whether the web is reachable and another web search fits the budget."""
+    return bool(state.get("web_available")) and state.get("web_searches", 0) < _limit(
+        state, "max_web_searches"
+    )
+
+
+def after_intake(state: State) -> Literal["classify", "finalize"]:
+    """Refused input goes straight to the answer that says why."""
+    return "finalize" if state.get("error") else "classify"
+
+
+def route_question(
+    state: State,
+) -> Literal["rewrite_with_history", "generate", "retrieve", "decompose", "web_search"]:
+    """Send the question down the path its category deserves; unknown means retrieve."""
+    route = state.get("route")
+    category = route["category"] if route else "simple"
+    if category == "follow_up":
+        return "rewrite_with_history"
+    if category == "general":
+        return "generate"
+    if category == "complex":
+        return "decompose"
+    if category == "realtime" and can_search_web(state):
+        return "web_search"
+    return "retrieve"
+
+
+def fan_out(state: State) -> list[Send] | Literal["retrieve"]:
+    """Answer each sub-question in parallel, or fall back to one retrieval."""
+    subs = state.get("sub_questions") or []
+    if len(subs) < 2:
+        return "retrieve"
+    return [
+        Send("sub_question", SubQuestionState(sub_question=q, index=i)) for i, q in enumerate(subs)
+    ]
+
+
+def after_grading(
+    state: State,
+) -> Literal["generate", "refine", "transform_query", "web_search"]:
+    """CRAG: use correct documents, refine ambiguous ones, search again for incorrect ones."""
+    relevance = state.get("relevance")
+    if relevance == "ambiguous":
+        return "refine"
+    if relevance == "incorrect":
+        if can_rewrite(state):
+            return "transform_query"
+        if can_search_web(state):
+            return "web_search"
+    return "generate"
+
+
+def after_refine(state: State) -> Literal["web_search", "generate"]:
+    """CRAG ambiguous: add web results to the refined strips when the web is there."""
+    return "web_search" if can_search_web(state) else "generate"
+
+
+def after_transform(state: State) -> Literal["web_search", "retrieve"]:
+    """Search the web with the new query when possible, else the knowledge base again."""
+    return "web_search" if can_search_web(state) else "retrieve"
+
+
+def after_web_search(state: State) -> Literal["retrieve", "generate"]:
+    """If the web gave nothing and the knowledge base was not searched yet, search it."""
+    web_found = any(d.metadata.get("origin") == "web" for d in state.get("documents") or [])
+    if not web_found and state.get("retrievals", 0) == 0:
+        return "retrieve"
+    return "generate"
+
+
+def after_generate(state: State) -> Literal["self_check", "finalize"]:
+    """Check answers written from sources; never ask 'grounded?' of one that has none."""
+    has_sources = bool(state.get("documents") or state.get("rejected"))
+    checkable = state.get("mode") in ("rag", "synthesis", "regenerate") and has_sources
+    return "self_check" if checkable and _limit(state, "self_check") else "finalize"
+
+
+def after_self_check(state: State) -> Literal["finalize", "generate", "transform_query"]:
+    """Self-RAG: regenerate if ungrounded, search again if unhelpful, each within budget."""
+    check = state.get("check")
+    if check is None or (check["grounded"] and check["answers_question"]):
+        return "finalize"
+    if not check["grounded"]:
+        regenerated = state.get("regenerations", 0)
+        return "generate" if regenerated < _limit(state, "max_regenerations") else "finalize"
+    route = state.get("route")
+    if route and route["category"] == "complex":
+        return "finalize"
+    return "transform_query" if can_rewrite(state) else "finalize"

@@ -1,0 +1,230 @@
+"""The graph's typed state: a narrow input, the working state, and a narrow output."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypedDict
+
+from langchain_core.documents import Document
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+Category = Literal["general", "simple", "complex", "realtime", "follow_up"]
+Relevance = Literal["correct", "ambiguous", "incorrect"]
+GenerationMode = Literal["direct", "rag", "synthesis", "regenerate", "fallback", "none"]
+
+RESET = "__reset__"
+"""Sentinel a node writes to a per-turn list or counter to clear it for a new question."""
+
+
+def _reset_split(right: object) -> tuple[bool, list[Any]]:
+    """Split an update into (reset first?, items); RESET alone or leading a list resets."""
+    if right == RESET:
+        return True, []
+    if isinstance(right, list) and right and right[0] == RESET:
+        return True, list(right[1:])
+    if right is None:
+        return False, []
+    return False, list(right) if isinstance(right, list) else [right]
+
+
+def add_or_reset(left: int | None, right: int | str | None) -> int:
+    """Add an increment to a counter, or reset it to zero on RESET."""
+    if right == RESET:
+        return 0
+    return (left or 0) + int(right or 0)
+
+
+def extend_or_reset(left: list[str] | None, right: list[str] | str | None) -> list[str]:
+    """Append to a per-turn log; RESET (alone or first in the list) clears it first."""
+    reset, items = _reset_split(right)
+    return [*([] if reset else (left or [])), *items]
+
+
+def doc_key(doc: Document) -> str:
+    """Identify a document by its chunk id, else by origin, source and content."""
+    meta = doc.metadata or {}
+    if meta.get("id"):
+        return f"{meta.get('origin', 'kb')}:{meta['id']}"
+    return f"{meta.get('origin', 'kb')}:{meta.get('source', '')}:{doc.page_content}"
+
+
+def merge_documents(left: list[Document] | None, right: list[Any] | str | None) -> list[Document]:
+    """Add documents without duplicates; RESET first in the update replaces the list."""
+    reset, items = _reset_split(right)
+    merged = [] if reset else list(left or [])
+    seen = {doc_key(doc) for doc in merged}
+    for doc in items:
+        if isinstance(doc, Document) and doc_key(doc) not in seen:
+            seen.add(doc_key(doc))
+            merged.append(doc)
+    return merged
+
+
+def merge_sub_answers(
+    left: list[SubAnswer] | None, right: list[Any] | str | None
+) -> list[SubAnswer]:
+    """Collect answers of parallel sub-questions in question order; RESET clears them."""
+    reset, items = _reset_split(right)
+    combined = [*([] if reset else (left or [])), *items]
+    return sorted(combined, key=lambda item: item["index"])
+
+
+class Route(TypedDict):
+    """How the question was classified, and why."""
+
+    category: Category
+    """general, simple, complex, realtime or follow_up."""
+    reason: str
+    """Why, in a few words (the rule that matched, or the model's verdict)."""
+    method: Literal["rule", "model", "cache", "default"]
+    """Which path decided: a rule, the model, the cache, or the unsure default."""
+
+
+class Source(TypedDict):
+    """A document the answer relied on, as shown to the user."""
+
+    id: int
+    """Citation number used in the answer, e.g. [1]."""
+    title: str
+    """Title of the document or web page."""
+    source: str
+    """File path, URL or other origin reference."""
+    snippet: str
+    """The first characters of the passage used."""
+    origin: Literal["kb", "web"]
+    """Knowledge base or web."""
+    cited: bool
+    """Whether the answer text cites it explicitly."""
+
+
+class SubAnswer(TypedDict):
+    """A sub-question of a complex question and its answer."""
+
+    index: int
+    """Position of the sub-question (0-based)."""
+    question: str
+    """The sub-question."""
+    answer: str
+    """Its short answer, citing the documents it used as [n]."""
+    source_keys: list[str]
+    """Keys (doc_key) of the documents its [n] citations refer to, in order."""
+
+
+class SelfCheck(TypedDict):
+    """Self-RAG verdict on the latest answer."""
+
+    grounded: bool
+    """Every claim is supported by the sources."""
+    answers_question: bool
+    """The answer addresses the question."""
+    feedback: str
+    """What was wrong, fed back to the regeneration."""
+    parsed: bool
+    """False when the checker's output could not be read (verdict is the safe default)."""
+
+
+class Diagnostics(TypedDict):
+    """What the run cost and what went wrong, for callers and dashboards."""
+
+    steps: list[str]
+    retrievals: int
+    generations: int
+    rewrites: int
+    regenerations: int
+    web_searches: int
+    model_calls: int
+    tokens_in: int
+    tokens_out: int
+    notes: list[str]
+
+
+class InputState(TypedDict, total=False):
+    """What a caller sends: a chat, or a plain question."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The conversation; its last human turn is the question."""
+    question: str
+    """A plain question, used instead of (and appended to) the messages."""
+
+
+class OutputState(TypedDict, total=False):
+    """What a caller gets back."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The conversation with the answer appended as an AI message."""
+    answer: str
+    """The final answer, with [n] citations into sources."""
+    sources: list[Source]
+    """What the answer relied on."""
+    route: Route | None
+    """The question's classification and why."""
+    confidence: float
+    """0-1, from grading and self-check; low means check before trusting."""
+    verified: bool
+    """True only when the self-check passed; direct and fallback answers are unverified."""
+    diagnostics: Diagnostics
+    """Steps taken and what they cost."""
+
+
+class State(InputState, OutputState, total=False):
+    """The working state of one question (per-turn fields are reset at intake)."""
+
+    query: str
+    """The question as asked this turn."""
+    standalone: str
+    """The question made standalone from history (equal to query on a first turn)."""
+    search_query: str
+    """The query the next retrieval or web search uses."""
+    history_rewritten: bool
+    """Whether the follow-up rewrite already ran this turn."""
+    error: str
+    """Why the input was refused (empty, too long); empty when valid."""
+    web_available: bool
+    """Whether a web search can be attempted this turn."""
+    limits: dict[str, int]
+    """Budgets copied from Context at intake, so edge functions stay pure."""
+    documents: Annotated[list[Document], merge_documents]
+    """Documents gathered this turn (knowledge base and web)."""
+    doc_scores: list[float]
+    """Relevance score per document in `documents`, from the grader."""
+    relevance: Relevance | None
+    """CRAG verdict on the latest retrieval."""
+    graded: bool
+    """False when the grader's output could not be read (documents kept as relevant)."""
+    sub_questions: list[str]
+    """Sub-questions of a complex question."""
+    sub_answers: Annotated[list[SubAnswer], merge_sub_answers]
+    """Answers to the sub-questions, in order."""
+    mode: GenerationMode
+    """How the latest answer was produced."""
+    check: SelfCheck | None
+    """Self-RAG verdict on the latest answer."""
+    best_answer: str
+    """The best checked answer so far, returned if the budget runs out."""
+    best_score: int
+    """Score of best_answer: 2 if grounded, plus 1 if it answers the question."""
+    best_sources: list[Source]
+    """The sources best_answer cites."""
+    rejected: list[Document]
+    """Documents the grader judged irrelevant; used only when nothing better was found."""
+    web_status: str
+    """'', 'ok', or why the web was not reached."""
+    retrievals: Annotated[int, add_or_reset]
+    generations: Annotated[int, add_or_reset]
+    rewrites: Annotated[int, add_or_reset]
+    regenerations: Annotated[int, add_or_reset]
+    web_searches: Annotated[int, add_or_reset]
+    model_calls: Annotated[int, add_or_reset]
+    tokens_in: Annotated[int, add_or_reset]
+    tokens_out: Annotated[int, add_or_reset]
+    steps: Annotated[list[str], extend_or_reset]
+    """Nodes run this turn, in order."""
+    notes: Annotated[list[str], extend_or_reset]
+    """What degraded or failed this turn, in plain words."""
+
+
+class SubQuestionState(TypedDict):
+    """Input of one parallel sub-question branch (sent with Send)."""
+
+    sub_question: str
+    index: int

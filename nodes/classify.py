@@ -1,0 +1,107 @@
+"""Classify: decide how much retrieval a question deserves (rules first, model when unsure)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from adaptive_rag.graph.context import Context, context_of
+from adaptive_rag.graph.state import Category, Route, State
+from adaptive_rag.prompts import classify as prompts
+from adaptive_rag.services import Services
+from adaptive_rag.services.chat import call_model, resolve_model_spec
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+_REALTIME = re.compile(
+    r"\b(today|tonight|right now|currently|latest|breaking|this (week|morning|month)|news"
+    r"|weather|forecast|stock price|share price|exchange rate|live score)\b"
+    r"|今天|今日|现在|目前|最新|实时|新闻|天气|股价|汇率|比分",
+    re.IGNORECASE,
+)
+_GREETING = re.compile(
+    r"^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening)|你好|您好|谢谢|早上好)"
+    r"[\s!.,。！，?？]*$",
+    re.IGNORECASE,
+)
+_ARITHMETIC = re.compile(
+    r"^[\s\d.+\-*/×÷()=^%]+[?？]?$|^(what is|what's|计算)\s*[\d\s.+\-*/×÷()^%]+[?？]?$"
+)
+_TRANSLATE = re.compile(r"^\s*(translate|翻译)\b", re.IGNORECASE)
+_COMPLEX = re.compile(
+    r"\b(compare|comparison|differences? between|versus|vs\.?|pros and cons|advantages and"
+    r" disadvantages|step by step|both .+ and)\b|比较|对比|区别|差异|异同|优缺点|分别",
+    re.IGNORECASE,
+)
+_FOLLOW_UP = re.compile(
+    r"^\s*(and|also|what about|how about|why|so)\b|\b(it|its|they|them|their|this|that|these"
+    r"|those|he|she|him|her|the other|the same|one)\b|它|他|她|这个|那个|这些|那些|其|呢[?？]?\s*$"
+    r"|^\s*(那|还有|那么)",
+    re.IGNORECASE,
+)
+
+
+def classify_by_rules(question: str, has_history: bool) -> tuple[Category, str] | None:
+    """Return (category, reason) when a cheap rule is sure, else None."""
+    if has_history and (_FOLLOW_UP.search(question) or len(question.split()) <= 4):
+        return "follow_up", "refers to the conversation"
+    if _REALTIME.search(question):
+        return "realtime", "asks about something that changes daily"
+    if _GREETING.match(question):
+        return "general", "greeting"
+    if _ARITHMETIC.match(question.strip()):
+        return "general", "arithmetic"
+    if _TRANSLATE.match(question):
+        return "general", "translation"
+    if _COMPLEX.search(question) or question.count("?") + question.count("？") > 1:
+        return "complex", "compares or combines several things"
+    return None
+
+
+def parse_category(text: str) -> Category | None:
+    """Read the first category word in a model's reply."""
+    found = re.search(r"general|simple|complex|realtime|real-time", text.lower())
+    if not found:
+        return None
+    word = found.group(0).replace("-", "")
+    return word  # type: ignore[return-value]
+
+
+def classify(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+    """Classify the standalone question; on any doubt or failure, choose retrieval."""
+    ctx = context_of(runtime)
+    question = state.get("standalone") or state.get("query") or ""
+    has_history = len(state.get("messages") or []) > 1 and not state.get("history_rewritten")
+    update: dict[str, Any] = {"steps": "classify"}
+    ruled = classify_by_rules(question, has_history)
+    if ruled:
+        update["route"] = Route(category=ruled[0], reason=ruled[1], method="rule")
+        return update
+    key = (resolve_model_spec(ctx.fast_model), ctx.kb_description, question.casefold().strip())
+    cached = services.route_cache.get(key)
+    if cached:
+        update["route"] = Route(category=cached[0], reason=cached[1], method="cache")  # type: ignore[typeddict-item]
+        return update
+    try:
+        reply = call_model(
+            services.fast(ctx),
+            [
+                SystemMessage(prompts.SYSTEM.format(kb_description=ctx.kb_description)),
+                HumanMessage(prompts.USER.format(question=question)),
+            ],
+        )
+    except Exception as exc:  # model down or misconfigured: retrieve, the safe default
+        update["route"] = Route(
+            category="simple", reason="classifier unavailable", method="default"
+        )
+        update["notes"] = f"classify: model failed ({type(exc).__name__}: {exc}); retrieving"
+        return update
+    update.update(reply.usage())
+    category = parse_category(reply.text)
+    if category is None:
+        update["route"] = Route(category="simple", reason="unsure, so retrieve", method="default")
+        return update
+    reason = f"model said {category!r}"
+    services.route_cache.put(key, (category, reason))
+    update["route"] = Route(category=category, reason=reason, method="model")
+    return update

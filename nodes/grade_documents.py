@@ -1,0 +1,73 @@
+"""Grade documents (CRAG evaluator): score all in one call, then correct/ambiguous/incorrect."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adaptive_rag.graph.context import Context, context_of
+from adaptive_rag.graph.state import RESET, Relevance, State
+from adaptive_rag.prompts import grade_documents as prompts
+from adaptive_rag.services import Services
+from adaptive_rag.services.chat import call_model, parse_json
+from adaptive_rag.services.retrieval import format_documents
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+from pydantic import BaseModel
+
+
+class Grades(BaseModel):
+    """The grader's reply: one 0-10 score per document, in order."""
+
+    scores: list[float]
+
+
+def crag_verdict(scores: list[float], correct: float, incorrect: float) -> Relevance:
+    """Return correct if any score reaches `correct`, incorrect if all are below `incorrect`."""
+    if scores and max(scores) >= correct:
+        return "correct"
+    if not scores or max(scores) < incorrect:
+        return "incorrect"
+    return "ambiguous"
+
+
+def grade_documents(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+    """Keep documents scoring at least the lower threshold; unreadable grades keep them all."""
+    ctx = context_of(runtime)
+    docs = list(state.get("documents") or [])
+    update: dict[str, Any] = {"steps": "grade_documents", "graded": True}
+    if not docs:
+        update.update(relevance="incorrect", doc_scores=[], rejected=[])
+        return update
+    scores: list[float] | None = None
+    try:
+        reply = call_model(
+            services.fast(ctx),
+            [
+                SystemMessage(prompts.SYSTEM),
+                HumanMessage(
+                    prompts.USER.format(
+                        question=state.get("standalone") or "",
+                        documents=format_documents(docs, max_chars=800),
+                        count=len(docs),
+                    )
+                ),
+            ],
+        )
+        update.update(reply.usage())
+        raw = parse_json(reply.text, Grades).scores
+        if len(raw) == len(docs):
+            scores = [min(max(float(s), 0.0), 10.0) / 10.0 for s in raw]
+        else:
+            update["notes"] = f"grade_documents: {len(raw)} scores for {len(docs)} documents"
+    except Exception as exc:
+        update["notes"] = f"grade_documents: grading failed ({type(exc).__name__}); kept all"
+    if scores is None:  # safe default: treat as relevant, but say the grade is unverified
+        update.update(relevance="correct", doc_scores=[1.0] * len(docs), graded=False, rejected=[])
+        return update
+    ranked = sorted(zip(scores, range(len(docs)), strict=True), key=lambda p: (-p[0], p[1]))
+    kept = [(s, docs[i]) for s, i in ranked if s >= ctx.incorrect_threshold]
+    update["relevance"] = crag_verdict(scores, ctx.correct_threshold, ctx.incorrect_threshold)
+    update["documents"] = [RESET, *(doc for _, doc in kept)]
+    update["doc_scores"] = [s for s, _ in kept]
+    update["rejected"] = [docs[i] for s, i in ranked if s < ctx.incorrect_threshold]
+    return update

@@ -1,0 +1,72 @@
+"""Refine (CRAG knowledge refinement): keep only the strips of the documents that matter."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from adaptive_rag.graph.context import Context, context_of
+from adaptive_rag.graph.state import RESET, State
+from adaptive_rag.prompts import refine as prompts
+from adaptive_rag.services import Services
+from adaptive_rag.services.chat import call_model, parse_json
+from langchain_core.documents import Document
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+from pydantic import BaseModel
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+MAX_STRIPS = 24
+
+
+class Keep(BaseModel):
+    """The refiner's reply: numbers of the strips to keep."""
+
+    keep: list[int]
+
+
+def split_strips(docs: list[Document], sentences_per_strip: int = 2) -> list[tuple[int, str]]:
+    """Cut documents into strips of a few sentences, tagged with their document index."""
+    strips: list[tuple[int, str]] = []
+    for index, doc in enumerate(docs):
+        sentences = [s.strip() for s in _SENTENCE_END.split(doc.page_content) if s.strip()]
+        for start in range(0, len(sentences), sentences_per_strip):
+            strips.append((index, " ".join(sentences[start : start + sentences_per_strip])))
+    return strips[:MAX_STRIPS]
+
+
+def refine(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+    """Rebuild each document from its kept strips; on failure keep the documents whole."""
+    ctx = context_of(runtime)
+    docs = list(state.get("documents") or [])
+    update: dict[str, Any] = {"steps": "refine"}
+    strips = split_strips(docs)
+    if len(strips) <= 1:
+        return update
+    numbered = "\n".join(f"[{n}] {text}" for n, (_, text) in enumerate(strips, start=1))
+    try:
+        reply = call_model(
+            services.fast(ctx),
+            [
+                SystemMessage(prompts.SYSTEM),
+                HumanMessage(
+                    prompts.USER.format(question=state.get("standalone") or "", strips=numbered)
+                ),
+            ],
+        )
+        update.update(reply.usage())
+        keep = {n for n in parse_json(reply.text, Keep).keep if 1 <= n <= len(strips)}
+    except Exception as exc:
+        update["notes"] = f"refine: failed ({type(exc).__name__}); kept documents whole"
+        return update
+    if not keep:
+        update["notes"] = "refine: no strip judged useful; kept documents whole"
+        return update
+    refined = []
+    for index, doc in enumerate(docs):
+        texts = [t for n, (i, t) in enumerate(strips, start=1) if i == index and n in keep]
+        if texts:
+            refined.append(Document(page_content=" ".join(texts), metadata=dict(doc.metadata)))
+    update["documents"] = [RESET, *refined]
+    update["doc_scores"] = []
+    return update

@@ -1,0 +1,56 @@
+"""Rewrite a follow-up into a standalone question from the last few turns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adaptive_rag.graph.context import Context, context_of
+from adaptive_rag.graph.state import State
+from adaptive_rag.prompts import rewrite_with_history as prompts
+from adaptive_rag.services import Services
+from adaptive_rag.services.chat import call_model, clean_line, message_text
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+
+def recent_history(messages: list[BaseMessage], turns: int, max_chars: int = 600) -> str:
+    """Format the last `turns` question/answer pairs before the latest question."""
+    earlier = [m for m in messages[:-1] if isinstance(m, HumanMessage | AIMessage)]
+    window = earlier[-2 * turns :] if turns > 0 else []
+    lines = []
+    for message in window:
+        who = "User" if isinstance(message, HumanMessage) else "Assistant"
+        text = message_text(message).strip().replace("\n", " ")
+        lines.append(f"{who}: {text[:max_chars]}")
+    return "\n".join(lines)
+
+
+def rewrite_with_history(
+    state: State, runtime: Runtime[Context], services: Services
+) -> dict[str, Any]:
+    """Make the question standalone; if that fails, search with it as typed."""
+    ctx = context_of(runtime)
+    question = state.get("query") or ""
+    update: dict[str, Any] = {"steps": "rewrite_with_history", "history_rewritten": True}
+    history = recent_history(list(state.get("messages") or []), ctx.history_turns)
+    if not history:
+        return update
+    try:
+        reply = call_model(
+            services.chat(ctx),
+            [
+                SystemMessage(prompts.SYSTEM),
+                HumanMessage(prompts.USER.format(history=history, question=question)),
+            ],
+        )
+    except Exception as exc:
+        update["notes"] = (
+            f"rewrite_with_history: model failed ({type(exc).__name__}); used as typed"
+        )
+        return update
+    update.update(reply.usage())
+    standalone = clean_line(reply.text, prefixes=("standalone question", "question", "rewritten"))
+    if standalone:
+        update["standalone"] = standalone
+        update["search_query"] = standalone
+    return update

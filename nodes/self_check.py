@@ -1,0 +1,67 @@
+"""Self-check (Self-RAG): is the answer grounded in its sources, and does it answer?"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adaptive_rag.graph.context import Context, context_of
+from adaptive_rag.graph.state import SelfCheck, State
+from adaptive_rag.prompts import self_check as prompts
+from adaptive_rag.services import Services
+from adaptive_rag.services.chat import call_model, parse_json
+from adaptive_rag.services.retrieval import format_documents
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+from pydantic import BaseModel
+
+
+class Verdict(BaseModel):
+    """The checker's reply."""
+
+    grounded: bool
+    answers_question: bool
+    feedback: str = ""
+
+
+def score(check: SelfCheck) -> int:
+    """Rank a verdict: grounded counts twice as much as answering the question."""
+    return 2 * int(check["grounded"]) + int(check["answers_question"])
+
+
+def self_check(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+    """Check the latest answer; unreadable output counts as passed but unverified."""
+    ctx = context_of(runtime)
+    answer = state.get("answer") or ""
+    docs = list(state.get("documents") or []) or list(state.get("rejected") or [])
+    update: dict[str, Any] = {"steps": "self_check"}
+    try:
+        reply = call_model(
+            services.fast(ctx),
+            [
+                SystemMessage(prompts.SYSTEM),
+                HumanMessage(
+                    prompts.USER.format(
+                        documents=format_documents(docs, max_chars=1000),
+                        question=state.get("standalone") or "",
+                        answer=answer,
+                    )
+                ),
+            ],
+        )
+        update.update(reply.usage())
+        verdict = parse_json(reply.text, Verdict)
+        check = SelfCheck(
+            grounded=verdict.grounded,
+            answers_question=verdict.answers_question,
+            feedback=verdict.feedback.strip()[:500],
+            parsed=True,
+        )
+    except Exception as exc:
+        update["notes"] = f"self_check: could not check ({type(exc).__name__}); unverified"
+        check = SelfCheck(grounded=True, answers_question=True, feedback="", parsed=False)
+    update["check"] = check
+    if score(check) > state.get("best_score", -1):
+        update.update(
+            best_answer=answer, best_score=score(check), best_sources=state.get("sources") or []
+        )
+    return update

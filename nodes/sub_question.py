@@ -1,0 +1,54 @@
+"""Answer one sub-question from its own retrieval (runs in parallel, one per Send)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adaptive_rag.graph.context import Context, context_of
+from adaptive_rag.graph.state import SubAnswer, SubQuestionState, doc_key
+from adaptive_rag.prompts import sub_question as prompts
+from adaptive_rag.services import Services
+from adaptive_rag.services.chat import call_model
+from adaptive_rag.services.retrieval import format_documents, retrieve
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+
+def sub_question(
+    state: SubQuestionState, runtime: Runtime[Context], services: Services
+) -> dict[str, Any]:
+    """Retrieve for the sub-question and answer it briefly; 'unknown' on any failure."""
+    ctx = context_of(runtime)
+    question, index = state["sub_question"], state["index"]
+    update: dict[str, Any] = {"steps": "sub_question", "retrievals": 1}
+    answer = "unknown"
+    try:
+        docs = retrieve(services.kb(ctx), question, ctx.k)
+    except Exception as exc:
+        docs = []
+        update["notes"] = f"sub_question {index + 1}: retrieval failed ({type(exc).__name__})"
+    if docs:
+        try:
+            reply = call_model(
+                services.chat(ctx),
+                [
+                    SystemMessage(prompts.SYSTEM),
+                    HumanMessage(
+                        prompts.USER.format(documents=format_documents(docs), question=question)
+                    ),
+                ],
+            )
+            update.update(reply.usage())
+            answer = reply.text or "unknown"
+        except Exception as exc:
+            update["notes"] = f"sub_question {index + 1}: model failed ({type(exc).__name__})"
+    update["documents"] = docs
+    update["sub_answers"] = [
+        SubAnswer(
+            index=index,
+            question=question,
+            answer=answer,
+            source_keys=[doc_key(doc) for doc in docs],
+        )
+    ]
+    return update

@@ -1,0 +1,31 @@
+"""Web search: add web results through Tavily, or say why the web was not reached."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adaptive_rag.graph.context import Context, context_of
+from adaptive_rag.graph.state import State
+from adaptive_rag.services import Services
+from langgraph.runtime import Runtime
+
+
+def web_search(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+    """Search the web once; any failure turns the web off for the rest of the turn."""
+    ctx = context_of(runtime)
+    update: dict[str, Any] = {"steps": "web_search", "web_searches": 1}
+    web = services.web(ctx)
+    if web is None:
+        update.update(web_available=False, web_status="web search is off (no TAVILY_API_KEY set)")
+        return update
+    query = state.get("search_query") or state.get("standalone") or ""
+    try:
+        docs = web.search(query, ctx.web_results)
+    except Exception as exc:
+        reason = f"{type(exc).__name__}: {exc}"[:300]
+        update.update(web_available=False, web_status=f"web search failed ({reason})")
+        update["notes"] = f"web_search: {reason}"
+        return update
+    update["documents"] = docs
+    update["web_status"] = "ok" if docs else "the web search returned no results"
+    return update

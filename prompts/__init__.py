@@ -1,0 +1,1 @@
+"""Prompt text, one module per node; constants only, importing nothing of ours."""

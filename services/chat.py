@@ -1,0 +1,148 @@
+"""Chat models: choose one from a provider:model string, call it, read its output."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from pydantic import BaseModel, ValidationError
+
+DEFAULT_OPENAI_MODEL = "openai:gpt-4o-mini"
+LOCAL_MODEL = "local:qwen2.5-coder-1.5b-instruct-q4_k_m"
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class ModelUnavailableError(RuntimeError):
+    """No chat model can be built for the requested spec (missing key, package or file)."""
+
+
+class StructuredOutputError(ValueError):
+    """A model's reply could not be read as the expected structure."""
+
+
+def resolve_model_spec(spec: str) -> str:
+    """Turn 'auto' into a concrete provider:model from the environment."""
+    spec = spec.strip()
+    if spec != "auto":
+        return spec
+    if os.environ.get("ADAPTIVE_RAG_CHAT_MODEL"):
+        return os.environ["ADAPTIVE_RAG_CHAT_MODEL"]
+    if os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL"):
+        return DEFAULT_OPENAI_MODEL
+    return LOCAL_MODEL
+
+
+_MODELS: dict[str, BaseChatModel] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def load_chat_model(spec: str) -> BaseChatModel:
+    """Build (once per process) the chat model named by a provider:model spec."""
+    resolved = resolve_model_spec(spec)
+    with _MODELS_LOCK:
+        if resolved not in _MODELS:
+            _MODELS[resolved] = _build_chat_model(resolved)
+        return _MODELS[resolved]
+
+
+def _build_chat_model(spec: str) -> BaseChatModel:
+    """Build a model; raise ModelUnavailableError with a fix the user can apply."""
+    provider, _, name = spec.partition(":")
+    if not name:
+        raise ModelUnavailableError(
+            f"model spec {spec!r} is not provider:model (e.g. openai:gpt-4o-mini)"
+        )
+    if provider == "local":
+        raise ModelUnavailableError(
+            "no chat model is configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for an"
+            " OpenAI-compatible server such as Ollama, vLLM or llama.cpp's server);"
+            " the embedded local model is not installed in this build"
+        )
+    from langchain.chat_models import init_chat_model  # noqa: PLC0415 - optional, heavy
+
+    kwargs: dict[str, Any] = {"temperature": 0, "timeout": 60, "max_retries": 1}
+    if provider == "openai":
+        if os.environ.get("OPENAI_BASE_URL"):
+            kwargs["base_url"] = os.environ["OPENAI_BASE_URL"]
+            kwargs.setdefault("api_key", os.environ.get("OPENAI_API_KEY") or "not-needed")
+        elif not os.environ.get("OPENAI_API_KEY"):
+            raise ModelUnavailableError(f"{spec} needs OPENAI_API_KEY (or OPENAI_BASE_URL)")
+    try:
+        return init_chat_model(name, model_provider=provider, **kwargs)
+    except (ImportError, ValueError) as exc:
+        raise ModelUnavailableError(f"cannot build {spec}: {exc}") from exc
+
+
+@dataclass
+class Reply:
+    """A model's text reply and what it cost."""
+
+    text: str
+    tokens_in: int = 0
+    tokens_out: int = 0
+
+    def usage(self) -> dict[str, int]:
+        """Return the state increments this call costs."""
+        return {"model_calls": 1, "tokens_in": self.tokens_in, "tokens_out": self.tokens_out}
+
+
+def call_model(model: BaseChatModel, messages: list[BaseMessage]) -> Reply:
+    """Invoke a chat model and return its text with token usage (0 where unknown)."""
+    message = model.invoke(messages)
+    text = message_text(message)
+    usage = message.usage_metadata if isinstance(message, AIMessage) else None
+    return Reply(
+        text=text.strip(),
+        tokens_in=int(usage["input_tokens"]) if usage else 0,
+        tokens_out=int(usage["output_tokens"]) if usage else 0,
+    )
+
+
+def message_text(message: BaseMessage) -> str:
+    """Return a message's text, joining the text parts of multi-part content."""
+    if isinstance(message.content, str):
+        return message.content
+    parts = [
+        part if isinstance(part, str) else str(part.get("text", ""))
+        for part in message.content
+        if isinstance(part, str) or part.get("type") == "text"
+    ]
+    return " ".join(parts)
+
+
+def clean_line(text: str, prefixes: tuple[str, ...] = ()) -> str:
+    """Return the first non-empty line of a reply without labels, quotes or fences."""
+    for raw in text.replace("```", "\n").splitlines():
+        line = raw.strip()
+        lowered = line.lower()
+        for prefix in prefixes:
+            if lowered.startswith(prefix):
+                line = line[len(prefix) :].lstrip(" :：-")
+                break
+        line = line.strip().strip("\"'“”「」").strip()
+        if line:
+            return line
+    return ""
+
+
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+
+
+def parse_json(text: str, schema: type[T]) -> T:
+    """Read the first JSON object in a reply (fenced or bare) as a pydantic model."""
+    fenced = _FENCE.search(text)
+    candidate = fenced.group(1) if fenced else text
+    start, end = candidate.find("{"), candidate.rfind("}")
+    if start < 0 or end <= start:
+        raise StructuredOutputError(f"no JSON object in reply: {text[:200]!r}")
+    try:
+        return schema.model_validate(json.loads(candidate[start : end + 1]))
+    except (json.JSONDecodeError, ValidationError) as exc:
+        raise StructuredOutputError(f"reply is not a valid {schema.__name__}: {exc}") from exc

@@ -1,0 +1,189 @@
+"""Scripted fakes: a chat model that answers by prompt role, a keyword retriever, a web search."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from adaptive_rag.prompts import (
+    classify,
+    decompose,
+    generate,
+    grade_documents,
+    refine,
+    rewrite_with_history,
+    self_check,
+    sub_question,
+    transform_query,
+)
+from adaptive_rag.services.web import WebSearchError
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.documents import Document
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.retrievers import BaseRetriever
+from pydantic import ConfigDict, PrivateAttr
+
+ROLES: list[tuple[str, str]] = [
+    ("regenerate", "rejected by a fact check"),
+    ("classify", classify.SYSTEM[:30]),
+    ("rewrite", rewrite_with_history.SYSTEM[:40]),
+    ("decompose", decompose.SYSTEM[:18]),
+    ("grade", grade_documents.SYSTEM[:40]),
+    ("refine", refine.SYSTEM[:40]),
+    ("transform", transform_query.SYSTEM[:40]),
+    ("rag", generate.RAG_SYSTEM[:40]),
+    ("direct", generate.DIRECT_SYSTEM[:40]),
+    ("synthesis", generate.SYNTHESIS_SYSTEM[:40]),
+    ("check", self_check.SYSTEM[:40]),
+    ("sub", sub_question.SYSTEM[:40]),
+]
+
+Reply = str | Exception | Callable[[str], str]
+
+
+def role_of(system: str) -> str:
+    """Name the node that sent a prompt, from its system message."""
+    for role, marker in ROLES:
+        if marker in system:
+            return role
+    raise AssertionError(f"unknown prompt: {system[:80]!r}")
+
+
+DEFAULT_SCRIPT: dict[str, Reply] = {
+    "classify": "simple",
+    "rewrite": "What is the standalone question?",
+    "decompose": '{"sub_questions": ["What is A?", "What is B?"]}',
+    "grade": lambda user: grades(*[9] * user.count("<source ")),
+    "refine": '{"keep": [1]}',
+    "transform": "better search query",
+    "rag": "The answer is in the sources [1].",
+    "regenerate": "A more careful answer [1].",
+    "direct": "A general-knowledge answer.",
+    "synthesis": "Combined answer [1][2].",
+    "check": '{"grounded": true, "answers_question": true, "feedback": ""}',
+    "sub": "Sub-answer [1].",
+}
+
+
+def grades(*scores: float) -> str:
+    """Return a grader reply with these 0-10 scores."""
+    return json.dumps({"scores": list(scores)})
+
+
+class ScriptedChatModel(BaseChatModel):
+    """Replies by the role of the prompt; records every call (thread-safe for Send branches)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    script: dict[str, Any]
+    _calls: list[tuple[str, str]] = PrivateAttr(default_factory=list)
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+
+    @classmethod
+    def with_script(cls, **overrides: Reply) -> ScriptedChatModel:
+        return cls(script={**DEFAULT_SCRIPT, **overrides})
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    @property
+    def calls(self) -> list[tuple[str, str]]:
+        return list(self._calls)
+
+    def roles(self) -> Counter[str]:
+        return Counter(role for role, _ in self._calls)
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        system = str(messages[0].content)
+        user = str(messages[-1].content)
+        role = role_of(system)
+        with self._lock:
+            self._calls.append((role, user))
+        reply = self.script[role]
+        if isinstance(reply, Exception):
+            raise reply
+        text = reply(user) if callable(reply) else reply
+        message = AIMessage(
+            content=text,
+            usage_metadata={
+                "input_tokens": len(system + user) // 4,
+                "output_tokens": len(text) // 4,
+                "total_tokens": (len(system + user) + len(text)) // 4,
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+class KeywordRetriever(BaseRetriever):
+    """Rank documents by shared words with the query (a stand-in for the real index)."""
+
+    docs: list[Document]
+    k: int = 4
+    fail: bool = False
+
+    def _get_relevant_documents(self, query: str, *, run_manager: Any = None) -> list[Document]:
+        if self.fail:
+            raise ConnectionError("vector store is down")
+        words = set(re.findall(r"\w+", query.lower()))
+        scored = [
+            (len(words & set(re.findall(r"\w+", d.page_content.lower()))), d) for d in self.docs
+        ]
+        return [d for s, d in sorted(scored, key=lambda x: -x[0]) if s > 0][: self.k]
+
+
+class FakeWeb:
+    """A web search that returns fixed results or raises like an unreachable Tavily."""
+
+    def __init__(self, results: list[Document] | None = None, error: str | None = None) -> None:
+        self.results = results or []
+        self.error = error
+        self.queries: list[str] = []
+
+    def search(self, query: str, max_results: int) -> list[Document]:
+        self.queries.append(query)
+        if self.error:
+            raise WebSearchError(self.error)
+        return self.results[:max_results]
+
+
+def kb_docs() -> list[Document]:
+    return [
+        Document(
+            page_content="The Zephyr X2 kettle has a 1.7 litre capacity and boils in 3 minutes.",
+            metadata={"id": "kettle-1", "source": "products/zephyr.md", "title": "Zephyr X2"},
+        ),
+        Document(
+            page_content="Returns are accepted within 30 days of purchase with a receipt.",
+            metadata={"id": "policy-1", "source": "policies/returns.md", "title": "Returns"},
+        ),
+        Document(
+            page_content="The Aurora lamp uses 9 watts and lasts 25000 hours.",
+            metadata={"id": "lamp-1", "source": "products/aurora.md", "title": "Aurora lamp"},
+        ),
+    ]
+
+
+def web_docs() -> list[Document]:
+    return [
+        Document(
+            page_content="Breaking: the Zephyr X3 was announced today.",
+            metadata={
+                "origin": "web",
+                "id": "https://news.example/x3",
+                "source": "https://news.example/x3",
+                "title": "X3 news",
+            },
+        )
+    ]
