@@ -123,6 +123,11 @@ class SelfCheck(TypedDict):
     """False when the checker's output could not be read (verdict is the safe default)."""
 
 
+def verdict_score(check: SelfCheck) -> int:
+    """Rank a self-check verdict: grounded counts twice as much as answering the question."""
+    return 2 * int(check["grounded"]) + int(check["answers_question"])
+
+
 class Diagnostics(TypedDict):
     """What the run cost and what went wrong, for callers and dashboards."""
 

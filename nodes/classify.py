@@ -25,9 +25,10 @@ _GREETING = re.compile(
     re.IGNORECASE,
 )
 _ARITHMETIC = re.compile(
-    r"^[\s\d.+\-*/×÷()=^%]+[?？]?$|^(what is|what's|计算)\s*[\d\s.+\-*/×÷()^%]+[?？]?$"
+    r"^[\s\d.+\-*/×÷()=^%]+[?？]?$|^(what is|what's|计算)\s*[\d\s.+\-*/×÷()^%]+[?？]?$",
+    re.IGNORECASE,
 )
-_TRANSLATE = re.compile(r"^\s*(translate|翻译)\b", re.IGNORECASE)
+_TRANSLATE = re.compile(r"^\s*(translate\b|翻译)", re.IGNORECASE)
 _COMPLEX = re.compile(
     r"\b(compare|comparison|differences? between|versus|vs\.?|pros and cons|advantages and"
     r" disadvantages|step by step|both .+ and)\b|比较|对比|区别|差异|异同|优缺点|分别",
@@ -43,14 +44,14 @@ _FOLLOW_UP = re.compile(
 
 def classify_by_rules(question: str, has_history: bool) -> tuple[Category, str] | None:
     """Return (category, reason) when a cheap rule is sure, else None."""
-    if has_history and (_FOLLOW_UP.search(question) or len(question.split()) <= 4):
-        return "follow_up", "refers to the conversation"
-    if _REALTIME.search(question):
-        return "realtime", "asks about something that changes daily"
     if _GREETING.match(question):
         return "general", "greeting"
     if _ARITHMETIC.match(question.strip()):
         return "general", "arithmetic"
+    if has_history and (_FOLLOW_UP.search(question) or len(question.split()) <= 4):
+        return "follow_up", "refers to the conversation"
+    if _REALTIME.search(question):
+        return "realtime", "asks about something that changes daily"
     if _TRANSLATE.match(question):
         return "general", "translation"
     if _COMPLEX.search(question) or question.count("?") + question.count("？") > 1:

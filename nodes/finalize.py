@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from adaptive_rag.graph.context import Context
-from adaptive_rag.graph.state import Diagnostics, State
+from adaptive_rag.graph.state import Diagnostics, State, verdict_score
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
@@ -57,13 +57,16 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> dic
     """Return the checked answer, or the best one so far marked unverified."""
     answer, sources = state.get("answer") or "", state.get("sources") or []
     check = state.get("check")
+    best, best_score = state.get("best_answer") or "", state.get("best_score", -1)
     if state.get("error"):
         answer, sources = state["error"], []
+    elif best and state.get("mode") in ("fallback", "none"):
+        # a later search found nothing (or generation failed): the checked earlier answer is better
+        answer, sources = best, state.get("best_sources") or []
+        answer = f"{answer}\n\n{UNVERIFIED_NOTE}"
     elif check is not None and not passed(state):
-        if state.get("best_answer") and state.get("best_score", -1) > 2 * int(
-            check["grounded"]
-        ) + int(check["answers_question"]):
-            answer, sources = state["best_answer"], state.get("best_sources") or []
+        if best and best_score > verdict_score(check):
+            answer, sources = best, state.get("best_sources") or []
         answer = f"{answer}\n\n{UNVERIFIED_NOTE}"
     steps = [*(state.get("steps") or []), "finalize"]
     diagnostics = Diagnostics(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import SelfCheck, State
+from adaptive_rag.graph.state import SelfCheck, State, verdict_score
 from adaptive_rag.prompts import self_check as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, parse_json
@@ -21,11 +21,6 @@ class Verdict(BaseModel):
     grounded: bool
     answers_question: bool
     feedback: str = ""
-
-
-def score(check: SelfCheck) -> int:
-    """Rank a verdict: grounded counts twice as much as answering the question."""
-    return 2 * int(check["grounded"]) + int(check["answers_question"])
 
 
 def self_check(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
@@ -60,8 +55,8 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> d
         update["notes"] = f"self_check: could not check ({type(exc).__name__}); unverified"
         check = SelfCheck(grounded=True, answers_question=True, feedback="", parsed=False)
     update["check"] = check
-    if score(check) > state.get("best_score", -1):
+    if verdict_score(check) > state.get("best_score", -1):
         update.update(
-            best_answer=answer, best_score=score(check), best_sources=state.get("sources") or []
+            best_answer=answer, best_score=verdict_score(check), best_sources=state.get("sources") or []
         )
     return update

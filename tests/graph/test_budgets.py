@@ -1,0 +1,96 @@
+"""Adversarial models: every loop ends within its budget, and the model calls are bounded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, kb_docs, web_docs
+
+from adaptive_rag import Context, Services, build_graph
+from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
+
+NEVER_GROUNDED = '{"grounded": false, "answers_question": false, "feedback": "unsupported"}'
+NEVER_ANSWERS = '{"grounded": true, "answers_question": false, "feedback": "off topic"}'
+ALL_IRRELEVANT = lambda user: '{"scores": [%s]}' % ", ".join(["0"] * user.count("<source "))  # noqa: E731
+
+
+def run(
+    web: Any = None, question: str = "How big is the Zephyr X2 kettle?", **kw: Any
+) -> tuple[dict[str, Any], ScriptedChatModel]:
+    script = {k: v for k, v in kw.items() if k in {"check", "grade", "decompose", "classify"}}
+    ctx = {k: v for k, v in kw.items() if k not in script}
+    model = ScriptedChatModel.with_script(**script)
+    graph = build_graph(
+        services=Services(
+            chat_model=model,
+            retriever=KeywordRetriever(docs=kb_docs()),
+            web_search=web,
+            no_web=web is None,
+        )
+    )
+    return graph.invoke({"question": question}, context=Context(**ctx)), model
+
+
+@pytest.mark.parametrize("budget", [0, 1, 3])
+def test_never_grounded_stops_after_its_regeneration_budget(budget: int) -> None:
+    out, model = run(check=NEVER_GROUNDED, max_regenerations=budget)
+    d = out["diagnostics"]
+    assert d["regenerations"] == budget and d["generations"] == budget + 1
+    assert out["verified"] is False and UNVERIFIED_NOTE in out["answer"]
+    # classify + grade + (generate + check) per attempt
+    assert d["model_calls"] == 2 + 2 * (budget + 1) == len(model.calls)
+
+
+@pytest.mark.parametrize("budget", [0, 1, 3])
+def test_never_answers_stops_after_its_rewrite_budget(budget: int) -> None:
+    out, model = run(check=NEVER_ANSWERS, max_rewrites=budget)
+    d = out["diagnostics"]
+    assert d["rewrites"] == budget and d["retrievals"] == budget + 1
+    assert out["verified"] is False
+    assert d["model_calls"] == len(model.calls) <= 1 + budget * 5 + 3
+
+
+@pytest.mark.parametrize(("rewrites", "searches"), [(0, 0), (2, 0), (2, 2), (0, 3)])
+def test_always_irrelevant_ends_within_rewrite_and_web_budgets(
+    rewrites: int, searches: int
+) -> None:
+    web = FakeWeb(web_docs()) if searches else None
+    out, model = run(
+        web=web,
+        grade=ALL_IRRELEVANT,
+        check=NEVER_GROUNDED,
+        max_rewrites=rewrites,
+        max_web_searches=max(searches, 0),
+        max_regenerations=1,
+    )
+    d = out["diagnostics"]
+    assert d["rewrites"] <= rewrites and d["web_searches"] <= searches
+    assert d["regenerations"] <= 1 and out["verified"] is False
+    bound = (
+        1 + (rewrites + 1) * 2 + searches + 2 * 2
+    )  # classify, (grade+transform)s, webs, (gen+check)x2
+    assert len(model.calls) <= bound
+
+
+def test_decomposing_into_too_many_parts_is_capped() -> None:
+    many = '{"sub_questions": [%s]}' % ", ".join(f'"kettle part {i}?"' for i in range(10))
+    out, model = run(
+        question="Compare the kettle and the lamp", decompose=many, max_sub_questions=4
+    )
+    assert out["diagnostics"]["steps"].count("sub_question") == 4
+    assert model.roles()["sub"] <= 4
+
+
+def test_everything_adversarial_at_once_is_bounded() -> None:
+    web = FakeWeb(web_docs())
+    out, model = run(
+        web=web,
+        grade=ALL_IRRELEVANT,
+        check=NEVER_GROUNDED,
+        max_rewrites=2,
+        max_regenerations=2,
+        max_web_searches=2,
+    )
+    assert out["diagnostics"]["steps"][-1] == "finalize"
+    assert len(model.calls) <= 1 + 3 * 2 + 3 * 2

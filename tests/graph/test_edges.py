@@ -1,0 +1,129 @@
+"""Edge functions are pure: each is checked on hand-built states."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.documents import Document
+from langgraph.types import Send
+
+from adaptive_rag.graph import edges
+
+LIMITS = {"max_rewrites": 1, "max_regenerations": 1, "max_web_searches": 1, "self_check": 1}
+
+
+def state(**fields: Any) -> Any:
+    return {"limits": dict(LIMITS), **fields}
+
+
+def route(category: str) -> dict[str, str]:
+    return {"category": category, "reason": "", "method": "rule"}
+
+
+def check(grounded: bool, answers: bool) -> dict[str, Any]:
+    return {"grounded": grounded, "answers_question": answers, "feedback": "", "parsed": True}
+
+
+def test_after_intake() -> None:
+    assert edges.after_intake(state(error="empty")) == "finalize"
+    assert edges.after_intake(state(error="")) == "classify"
+
+
+@pytest.mark.parametrize(
+    ("category", "web", "expected"),
+    [
+        ("follow_up", False, "rewrite_with_history"),
+        ("general", False, "generate"),
+        ("simple", True, "retrieve"),
+        ("complex", False, "decompose"),
+        ("realtime", True, "web_search"),
+        ("realtime", False, "retrieve"),
+    ],
+)
+def test_route_question(category: str, web: bool, expected: str) -> None:
+    assert edges.route_question(state(route=route(category), web_available=web)) == expected
+
+
+def test_route_question_without_a_verdict_retrieves() -> None:
+    assert edges.route_question(state(route=None)) == "retrieve"
+
+
+def test_fan_out_sends_one_branch_per_sub_question() -> None:
+    sends = edges.fan_out(state(sub_questions=["a?", "b?", "c?"]))
+    assert isinstance(sends, list) and all(isinstance(s, Send) for s in sends)
+    assert [s.arg for s in sends] == [
+        {"sub_question": "a?", "index": 0},
+        {"sub_question": "b?", "index": 1},
+        {"sub_question": "c?", "index": 2},
+    ]
+    assert edges.fan_out(state(sub_questions=["only one"])) == "retrieve"
+
+
+@pytest.mark.parametrize(
+    ("relevance", "rewrites", "web", "searches", "expected"),
+    [
+        ("correct", 0, True, 0, "generate"),
+        ("ambiguous", 0, True, 0, "refine"),
+        ("incorrect", 0, True, 0, "transform_query"),
+        ("incorrect", 1, True, 0, "web_search"),
+        ("incorrect", 1, True, 1, "generate"),
+        ("incorrect", 1, False, 0, "generate"),
+    ],
+)
+def test_after_grading(
+    relevance: str, rewrites: int, web: bool, searches: int, expected: str
+) -> None:
+    s = state(relevance=relevance, rewrites=rewrites, web_available=web, web_searches=searches)
+    assert edges.after_grading(s) == expected
+
+
+def test_after_refine_and_transform_use_the_web_only_within_budget() -> None:
+    assert edges.after_refine(state(web_available=True, web_searches=0)) == "web_search"
+    assert edges.after_refine(state(web_available=True, web_searches=1)) == "generate"
+    assert edges.after_transform(state(web_available=True, web_searches=0)) == "web_search"
+    assert edges.after_transform(state(web_available=False)) == "retrieve"
+
+
+def test_after_web_search_falls_back_to_the_knowledge_base_once() -> None:
+    web_doc = Document(page_content="x", metadata={"origin": "web"})
+    assert edges.after_web_search(state(documents=[], retrievals=0)) == "retrieve"
+    assert edges.after_web_search(state(documents=[], retrievals=1)) == "generate"
+    assert edges.after_web_search(state(documents=[web_doc], retrievals=0)) == "generate"
+
+
+def test_after_generate_checks_only_answers_with_sources() -> None:
+    doc = Document(page_content="x")
+    assert edges.after_generate(state(mode="rag", documents=[doc])) == "self_check"
+    assert edges.after_generate(state(mode="direct", documents=[])) == "finalize"
+    assert edges.after_generate(state(mode="rag", documents=[])) == "finalize"
+    assert edges.after_generate(state(mode="fallback")) == "finalize"
+    assert edges.after_generate(state(mode="none", documents=[doc])) == "finalize"
+    no_check = {**LIMITS, "self_check": 0}
+    assert edges.after_generate({"limits": no_check, "mode": "rag", "documents": [doc]}) == (
+        "finalize"
+    )
+
+
+@pytest.mark.parametrize(
+    ("verdict", "regens", "rewrites", "category", "expected"),
+    [
+        (check(True, True), 0, 0, "simple", "finalize"),
+        (check(False, True), 0, 0, "simple", "generate"),
+        (check(False, True), 1, 0, "simple", "finalize"),
+        (check(True, False), 0, 0, "simple", "transform_query"),
+        (check(True, False), 0, 1, "simple", "finalize"),
+        (check(True, False), 0, 0, "complex", "finalize"),
+        (None, 0, 0, "simple", "finalize"),
+    ],
+)
+def test_after_self_check(
+    verdict: Any, regens: int, rewrites: int, category: str, expected: str
+) -> None:
+    s = state(check=verdict, regenerations=regens, rewrites=rewrites, route=route(category))
+    assert edges.after_self_check(s) == expected
+
+
+def test_missing_limits_spend_nothing() -> None:
+    s = {"relevance": "incorrect", "web_available": True}
+    assert edges.after_grading(s) == "generate"  # type: ignore[arg-type]

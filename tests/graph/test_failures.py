@@ -1,0 +1,170 @@
+"""Every node failing degrades to a simpler path: the run ends, the conversation survives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, kb_docs, web_docs
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+import adaptive_rag
+from adaptive_rag import Services, build_graph
+
+# (role that fails, question that reaches it, extra script so that it is reached)
+REACHES: dict[str, tuple[str, dict[str, Any]]] = {
+    "classify": ("Tell me about the Zephyr X2 kettle", {}),
+    "rewrite": ("and it?", {}),
+    "decompose": ("Compare the Zephyr X2 kettle and the Aurora lamp", {}),
+    "sub": (
+        "Compare the Zephyr X2 kettle and the Aurora lamp",
+        {"decompose": '{"sub_questions": ["Zephyr X2 kettle size?", "Aurora lamp watts?"]}'},
+    ),
+    "synthesis": (
+        "Compare the Zephyr X2 kettle and the Aurora lamp",
+        {"decompose": '{"sub_questions": ["Zephyr X2 kettle size?", "Aurora lamp watts?"]}'},
+    ),
+    "grade": ("How big is the Zephyr X2 kettle?", {}),
+    "refine": ("How big is the Zephyr X2 kettle?", {"grade": '{"scores": [5, 5]}'}),
+    "transform": ("How big is the Zephyr X2 kettle?", {"grade": '{"scores": [0, 0]}'}),
+    "rag": ("How big is the Zephyr X2 kettle?", {}),
+    "regenerate": (
+        "How big is the Zephyr X2 kettle?",
+        {"check": '{"grounded": false, "answers_question": true, "feedback": "x"}'},
+    ),
+    "direct": ("Hello!", {}),
+    "check": ("How big is the Zephyr X2 kettle?", {}),
+}
+
+
+@pytest.mark.parametrize("role", sorted(REACHES))
+@pytest.mark.parametrize("failure", ["exception", "garbage"])
+def test_a_failing_node_degrades_and_the_thread_survives(role: str, failure: str) -> None:
+    question, script = REACHES[role]
+    bad: Any = RuntimeError("model exploded") if failure == "exception" else "}{ not json at all"
+    model = ScriptedChatModel.with_script(**{**script, role: bad})
+    graph = build_graph(
+        InMemorySaver(),
+        services=Services(
+            chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), no_web=True
+        ),
+    )
+    config = {"configurable": {"thread_id": f"{role}-{failure}"}}
+    graph.invoke({"question": "How big is the Zephyr X2 kettle?"}, config)  # an earlier turn
+    out = graph.invoke({"question": question}, config)
+    assert role in model.roles(), "the failing node was not reached"
+    assert out["answer"].strip()
+    assert out["diagnostics"]["steps"][-1] == "finalize"
+    if failure == "exception":
+        assert out["diagnostics"]["notes"], "a failure must leave a diagnostic"
+    # the conversation is intact: both turns, each answered
+    kinds = [type(m) for m in graph.get_state(config).values["messages"]]
+    assert kinds == [HumanMessage, AIMessage, HumanMessage, AIMessage]
+
+
+def test_failed_generation_is_an_honest_could_not_answer() -> None:
+    model = ScriptedChatModel.with_script(rag=TimeoutError("timed out"))
+    graph = build_graph(
+        services=Services(chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), no_web=True)
+    )
+    out = graph.invoke({"question": "How big is the Zephyr X2 kettle?"})
+    assert out["answer"].startswith("Sorry, I could not answer this question")
+    assert "TimeoutError" in out["answer"]
+    assert out["confidence"] == 0.0 and out["verified"] is False
+    assert "self_check" not in out["diagnostics"]["steps"]
+
+
+def test_unreadable_grades_keep_documents_but_lower_confidence() -> None:
+    model = ScriptedChatModel.with_script(grade="all relevant!")
+    graph = build_graph(
+        services=Services(chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), no_web=True)
+    )
+    good = ScriptedChatModel.with_script()
+    baseline = build_graph(
+        services=Services(chat_model=good, retriever=KeywordRetriever(docs=kb_docs()), no_web=True)
+    )
+    out = graph.invoke({"question": "How big is the Zephyr X2 kettle?"})
+    ref = baseline.invoke({"question": "How big is the Zephyr X2 kettle?"})
+    assert out["sources"] and out["confidence"] < ref["confidence"]
+
+
+def test_unreadable_self_check_is_grounded_but_unverified() -> None:
+    model = ScriptedChatModel.with_script(check="looks fine to me")
+    graph = build_graph(
+        services=Services(chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), no_web=True)
+    )
+    out = graph.invoke({"question": "How big is the Zephyr X2 kettle?"})
+    assert out["verified"] is False and "Unverified" in out["answer"]
+    assert out["diagnostics"]["generations"] == 1  # no regeneration loop on an unreadable check
+
+
+def test_knowledge_base_down_falls_back_and_says_so() -> None:
+    model = ScriptedChatModel.with_script()
+    retriever = KeywordRetriever(docs=kb_docs(), fail=True)
+    graph = build_graph(services=Services(chat_model=model, retriever=retriever, no_web=True))
+    out = graph.invoke({"question": "How big is the Zephyr X2 kettle?"})
+    assert any("knowledge base unavailable" in n for n in out["diagnostics"]["notes"])
+    assert "I found nothing about this in the knowledge base" in out["answer"]
+    assert out["sources"] == [] and out["confidence"] <= 0.2
+
+
+def test_web_error_payload_and_empty_results_continue_from_the_knowledge_base() -> None:
+    model = ScriptedChatModel.with_script(grade='{"scores": [0, 0]}')
+    for web in (FakeWeb(error="rate limit exceeded"), FakeWeb([])):
+        graph = build_graph(
+            services=Services(
+                chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), web_search=web
+            )
+        )
+        out = graph.invoke(
+            {"question": "How big is the Zephyr X2 kettle?"},
+            context=adaptive_rag.Context(max_rewrites=0),
+        )
+        assert out["diagnostics"]["web_searches"] == 1
+        assert out["answer"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ({"question": "   "}, "no question text"),
+        ({"messages": []}, "no question text"),
+        ({"messages": [AIMessage("I am the last message")]}, "no question text"),
+        ({"question": "x" * 5000}, "too long"),
+    ],
+)
+def test_bad_input_gets_a_clear_answer_and_no_model_call(
+    payload: dict[str, Any], message: str
+) -> None:
+    model = ScriptedChatModel.with_script()
+    graph = build_graph(
+        services=Services(chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), no_web=True)
+    )
+    out = graph.invoke(payload)
+    assert message in out["answer"]
+    assert out["confidence"] == 0.0 and model.calls == []
+    assert out["diagnostics"]["steps"] == ["intake", "finalize"]
+
+
+def test_exported_agent_runs_with_no_key_and_degrades_honestly() -> None:
+    out = adaptive_rag.agent.invoke({"question": "Hello!"})
+    assert "Sorry, I could not answer this question" in out["answer"]
+    assert "OPENAI_API_KEY" in out["answer"]
+    out = adaptive_rag.agent.invoke({"question": "What does the warranty cover?"})
+    assert out["answer"] and out["diagnostics"]["steps"][-1] == "finalize"
+
+
+def test_web_results_show_as_web_sources() -> None:
+    model = ScriptedChatModel.with_script()
+    graph = build_graph(
+        services=Services(
+            chat_model=model,
+            retriever=KeywordRetriever(docs=kb_docs()),
+            web_search=FakeWeb(web_docs()),
+        )
+    )
+    out = graph.invoke({"question": "What is the latest news today?"})
+    assert out["sources"][0]["origin"] == "web" and out["sources"][0]["source"].startswith(
+        "https://"
+    )

@@ -1,0 +1,302 @@
+"""Every route through the graph, driven by scripted fake models."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from fakes import FakeWeb, grades, web_docs
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from adaptive_rag import Context, Services, build_graph
+from adaptive_rag.prompts import generate as generate_prompts
+
+
+def sequence(*replies: str) -> Any:
+    """Reply with each text in turn, then keep repeating the last."""
+    it = itertools.chain(replies, itertools.repeat(replies[-1]))
+    return lambda _user: next(it)
+
+
+def test_general_question_answers_directly_without_retrieval(make_harness: Any) -> None:
+    h = make_harness()
+    out = h.ask("Hello!")
+    assert out["route"]["category"] == "general" and out["route"]["method"] == "rule"
+    assert out["diagnostics"]["steps"] == ["intake", "classify", "generate", "finalize"]
+    assert out["diagnostics"]["retrievals"] == 0
+    assert h.model.roles() == {"direct": 1}
+    assert generate_prompts.DIRECT_NOTE in out["answer"]
+    assert out["sources"] == [] and out["verified"] is False and out["confidence"] == 0.5
+
+
+def test_model_classified_general_question(make_harness: Any) -> None:
+    h = make_harness(classify="general")
+    out = h.ask("Who wrote Hamlet?")
+    assert out["route"] == {
+        "category": "general",
+        "reason": "model said 'general'",
+        "method": "model",
+    }
+    assert out["diagnostics"]["retrievals"] == 0
+
+
+def test_simple_question_retrieves_once_and_cites_its_source(make_harness: Any) -> None:
+    h = make_harness()
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    assert out["diagnostics"]["steps"] == [
+        "intake",
+        "classify",
+        "retrieve",
+        "grade_documents",
+        "generate",
+        "self_check",
+        "finalize",
+    ]
+    assert out["sources"][0]["title"] == "Zephyr X2" and out["sources"][0]["cited"]
+    assert out["verified"] is True and out["confidence"] >= 0.9
+    assert out["diagnostics"]["model_calls"] == 4 and out["diagnostics"]["tokens_in"] > 0
+    assert isinstance(out["messages"][-1], AIMessage)
+    assert out["messages"][-1].content == out["answer"]
+
+
+def test_unparseable_classification_means_retrieve(make_harness: Any) -> None:
+    h = make_harness(classify="I am not sure what you mean")
+    out = h.ask("Tell me about the Zephyr X2 kettle")
+    assert out["route"]["category"] == "simple" and out["route"]["method"] == "default"
+    assert out["diagnostics"]["retrievals"] == 1
+
+
+def test_identical_questions_are_classified_once(make_harness: Any) -> None:
+    h = make_harness()
+    first = h.ask("Tell me about the Zephyr X2 kettle")
+    second = h.ask("Tell me about the Zephyr X2 kettle")
+    assert first["route"]["method"] == "model" and second["route"]["method"] == "cache"
+    assert h.model.roles()["classify"] == 1
+
+
+def test_follow_up_is_rewritten_from_history_and_first_turn_is_not() -> None:
+    from fakes import KeywordRetriever, ScriptedChatModel, kb_docs
+
+    model = ScriptedChatModel.with_script(
+        rewrite="How long does the Zephyr X2 kettle take to boil?",
+    )
+    graph = build_graph(
+        InMemorySaver(),
+        services=Services(
+            chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), no_web=True
+        ),
+    )
+    config = {"configurable": {"thread_id": "t1"}}
+    first = graph.invoke({"question": "How big is the Zephyr X2 kettle?"}, config)
+    assert "rewrite" not in model.roles()
+    second = graph.invoke({"messages": [HumanMessage("How long does it take to boil?")]}, config)
+    assert model.roles()["rewrite"] == 1
+    rewrite_prompt = next(user for role, user in model.calls if role == "rewrite")
+    assert "How big is the Zephyr X2 kettle?" in rewrite_prompt
+    assert first["answer"] in rewrite_prompt  # the previous answer is part of the history
+    assert second["route"]["category"] == "simple"  # classified again once standalone
+    assert second["diagnostics"]["steps"][:4] == [
+        "intake",
+        "classify",
+        "rewrite_with_history",
+        "classify",
+    ]
+    assert second["diagnostics"]["retrievals"] == 1  # per-turn counters were reset
+    assert len(second["messages"]) == 4
+
+
+def test_history_window_is_bounded() -> None:
+    from fakes import KeywordRetriever, ScriptedChatModel, kb_docs
+
+    model = ScriptedChatModel.with_script(rewrite="standalone")
+    graph = build_graph(
+        InMemorySaver(),
+        services=Services(
+            chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), no_web=True
+        ),
+    )
+    config = {"configurable": {"thread_id": "long"}}
+    for n in range(5):
+        graph.invoke(
+            {"question": f"Question number {n} about the kettle?"},
+            config,
+            context=Context(history_turns=2),
+        )
+    graph.invoke({"question": "and it?"}, config, context=Context(history_turns=2))
+    prompt = [user for role, user in model.calls if role == "rewrite"][-1]
+    assert "Question number 4" in prompt and "Question number 3" in prompt
+    assert "Question number 2" not in prompt
+
+
+def test_complex_question_fans_out_and_synthesises_with_global_citations(make_harness: Any) -> None:
+    h = make_harness(
+        decompose='{"sub_questions": ["How big is the Zephyr X2 kettle?", "How many watts does the Aurora lamp use?"]}',
+    )
+    out = h.ask("Compare the Zephyr X2 kettle and the Aurora lamp")
+    steps = out["diagnostics"]["steps"]
+    assert out["route"]["category"] == "complex"
+    assert steps.count("sub_question") == 2 and "retrieve" not in steps
+    assert steps[-3:] == ["generate", "self_check", "finalize"]
+    assert out["diagnostics"]["retrievals"] == 2
+    synthesis = next(user for role, user in h.model.calls if role == "synthesis")
+    assert "Zephyr X2" in synthesis and "Aurora lamp" in synthesis
+    # each sub-answer cited its own [1]; in the synthesis prompt they point to different sources
+    assert "[1]" in synthesis and "[2]" in synthesis
+    assert {s["title"] for s in out["sources"]} == {"Zephyr X2", "Aurora lamp"}
+
+
+def test_decomposition_into_one_part_falls_back_to_simple(make_harness: Any) -> None:
+    h = make_harness(decompose='{"sub_questions": ["How big is the Zephyr X2 kettle?"]}')
+    out = h.ask("Compare the Zephyr X2 kettle with itself")
+    assert "sub_question" not in out["diagnostics"]["steps"]
+    assert "retrieve" in out["diagnostics"]["steps"]
+    assert any("fewer than two" in n for n in out["diagnostics"]["notes"])
+
+
+def test_decomposition_is_capped_by_budget(make_harness: Any) -> None:
+    many = '{"sub_questions": ["kettle size?", "lamp watts?", "returns policy?", "kettle boil?", "lamp life?"]}'
+    h = make_harness(decompose=many)
+    out = h.ask("Compare everything about the kettle and the lamp", max_sub_questions=2)
+    assert out["diagnostics"]["steps"].count("sub_question") == 2
+
+
+def test_realtime_goes_to_the_web_first(make_harness: Any) -> None:
+    web = FakeWeb(web_docs())
+    h = make_harness(web=web)
+    out = h.ask("What is the latest Zephyr news today?")
+    assert out["route"]["category"] == "realtime"
+    assert out["diagnostics"]["steps"][:3] == ["intake", "classify", "web_search"]
+    assert out["diagnostics"]["retrievals"] == 0
+    assert out["sources"][0]["origin"] == "web"
+    assert web.queries == ["What is the latest Zephyr news today?"]
+
+
+def test_realtime_without_web_says_so_and_uses_the_knowledge_base(make_harness: Any) -> None:
+    h = make_harness()
+    out = h.ask("What is the latest news about the Zephyr X2 kettle today?")
+    assert "web_search" not in out["diagnostics"]["steps"]
+    assert out["diagnostics"]["retrievals"] == 1
+    assert "The web could not be searched" in out["answer"]
+    assert "no TAVILY_API_KEY" in out["answer"]
+
+
+def test_realtime_with_unreachable_web_falls_back_to_the_knowledge_base(make_harness: Any) -> None:
+    h = make_harness(web=FakeWeb(error="ConnectionError: network unreachable"))
+    out = h.ask("What is the latest news about the Zephyr X2 kettle today?")
+    steps = out["diagnostics"]["steps"]
+    assert steps[:4] == ["intake", "classify", "web_search", "retrieve"]
+    assert "The web could not be searched" in out["answer"] and "unreachable" in out["answer"]
+    assert any("web_search" in n for n in out["diagnostics"]["notes"])
+    assert out["sources"][0]["origin"] == "kb"
+
+
+def test_crag_correct_uses_documents_and_drops_irrelevant_ones(make_harness: Any) -> None:
+    h = make_harness(grade=grades(9, 1))
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    rag = next(user for role, user in h.model.calls if role == "rag")
+    assert "Zephyr X2" in rag and "Returns are accepted" not in rag
+    assert "refine" not in out["diagnostics"]["steps"]
+
+
+def test_crag_ambiguous_refines_and_adds_web_results(make_harness: Any) -> None:
+    web = FakeWeb(web_docs())
+    h = make_harness(web=web, grade=grades(5, 1), refine='{"keep": [1]}')
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    steps = out["diagnostics"]["steps"]
+    assert steps[steps.index("grade_documents") :] == [
+        "grade_documents",
+        "refine",
+        "web_search",
+        "generate",
+        "self_check",
+        "finalize",
+    ]
+    rag = next(user for role, user in h.model.calls if role == "rag")
+    assert "Zephyr X3 was announced" in rag  # web result added
+
+
+def test_crag_ambiguous_without_web_refines_only(make_harness: Any) -> None:
+    h = make_harness(grade=grades(5, 1))
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    steps = out["diagnostics"]["steps"]
+    assert "refine" in steps and "web_search" not in steps
+
+
+def test_crag_incorrect_rewrites_for_the_web(make_harness: Any) -> None:
+    web = FakeWeb(web_docs())
+    h = make_harness(web=web, grade=grades(0, 0), transform="Zephyr kettle capacity litres")
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    steps = out["diagnostics"]["steps"]
+    assert steps[steps.index("grade_documents") :][:3] == [
+        "grade_documents",
+        "transform_query",
+        "web_search",
+    ]
+    assert web.queries == ["Zephyr kettle capacity litres"]
+    assert out["diagnostics"]["rewrites"] == 1
+
+
+def test_crag_incorrect_without_web_searches_the_knowledge_base_again(make_harness: Any) -> None:
+    h = make_harness(grade=sequence(grades(0, 0), grades(9, 0)), transform="Zephyr kettle litres")
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    steps = out["diagnostics"]["steps"]
+    assert steps.count("retrieve") == 2 and steps.count("transform_query") == 1
+    assert out["verified"] is True
+
+
+def test_self_check_not_grounded_regenerates_with_feedback(make_harness: Any) -> None:
+    h = make_harness(
+        check=sequence(
+            '{"grounded": false, "answers_question": true, "feedback": "invented a price"}',
+            '{"grounded": true, "answers_question": true, "feedback": ""}',
+        )
+    )
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    assert h.model.roles()["regenerate"] == 1
+    regenerate_prompt = [m for m in h.model.calls if m[0] == "regenerate"]
+    assert regenerate_prompt
+    assert out["answer"] == "A more careful answer [1]."
+    assert out["verified"] is True and out["diagnostics"]["regenerations"] == 1
+
+
+def test_self_check_not_answering_rewrites_and_retrieves_again(make_harness: Any) -> None:
+    h = make_harness(
+        check=sequence(
+            '{"grounded": true, "answers_question": false, "feedback": "off topic"}',
+            '{"grounded": true, "answers_question": true, "feedback": ""}',
+        ),
+        transform="Zephyr X2 kettle capacity",
+    )
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    steps = out["diagnostics"]["steps"]
+    after_check = steps[steps.index("self_check") :]
+    assert after_check[:4] == ["self_check", "transform_query", "retrieve", "grade_documents"]
+    assert out["verified"] is True and out["diagnostics"]["rewrites"] == 1
+
+
+def test_graph_works_as_a_chat_node_with_messages_input(make_harness: Any) -> None:
+    h = make_harness()
+    out = h.graph.invoke({"messages": [HumanMessage("How big is the Zephyr X2 kettle?")]})
+    assert [type(m) for m in out["messages"]] == [HumanMessage, AIMessage]
+    assert out["answer"]
+
+
+def test_plain_question_wins_over_stale_messages(make_harness: Any) -> None:
+    h = make_harness()
+    out = h.graph.invoke(
+        {"messages": [HumanMessage("old question")], "question": "How big is the Zephyr X2 kettle?"}
+    )
+    assert out["messages"][-2].content == "How big is the Zephyr X2 kettle?"
+
+
+def test_a_retry_that_finds_nothing_keeps_the_earlier_checked_answer(make_harness: Any) -> None:
+    h = make_harness(
+        check='{"grounded": true, "answers_question": false, "feedback": "partial"}',
+        transform="query that matches nothing",
+    )
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    assert out["diagnostics"]["steps"].count("retrieve") == 2
+    assert out["answer"].startswith("The answer is in the sources [1].")
+    assert "Unverified" in out["answer"] and out["verified"] is False
+    assert out["sources"] and out["sources"][0]["title"] == "Zephyr X2"

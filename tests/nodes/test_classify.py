@@ -1,0 +1,66 @@
+"""The rule fast path, in English and Chinese, and reading the model's one-word verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from adaptive_rag.nodes.classify import classify_by_rules, parse_category
+
+
+@pytest.mark.parametrize(
+    ("question", "history", "expected"),
+    [
+        ("Hello!", False, "general"),
+        ("你好", False, "general"),
+        ("谢谢！", True, "general"),
+        ("What is 12 * 7?", False, "general"),
+        ("(3+4)*2", True, "general"),
+        ("Translate 'warranty' into French", False, "general"),
+        ("翻译一下这句话", False, "general"),
+        ("What is the latest news about Zephyr?", False, "realtime"),
+        ("What's the weather in Berlin today?", False, "realtime"),
+        ("今天的天气怎么样？", False, "realtime"),
+        ("最新的汇率是多少", False, "realtime"),
+        ("Compare the Zephyr kettle and the Aurora lamp", False, "complex"),
+        ("What are the differences between plan A and plan B?", False, "complex"),
+        ("Who founded it? And when?", False, "complex"),
+        ("比较一下两款产品的优缺点", False, "complex"),
+        ("A和B有什么区别？", False, "complex"),
+        ("What about the other one?", True, "follow_up"),
+        ("How long does it take to boil?", True, "follow_up"),
+        ("它的保修期是多久？", True, "follow_up"),
+        ("那退货呢？", True, "follow_up"),
+        ("Why?", True, "follow_up"),
+    ],
+)
+def test_rules_are_sure_of_clear_cases(question: str, history: bool, expected: str) -> None:
+    ruled = classify_by_rules(question, history)
+    assert ruled is not None and ruled[0] == expected
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How long is the warranty on the Zephyr X2 kettle?",
+        "Who wrote the employee handbook's travel policy?",
+        "Zephyr X2 保修期是多久？",
+        "How long does it take to boil?",  # no history: not a follow-up, left to the model
+    ],
+)
+def test_rules_leave_doubtful_cases_to_the_model(question: str) -> None:
+    assert classify_by_rules(question, has_history=False) is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("simple", "simple"),
+        ("Complex.", "complex"),
+        ("The answer is: general", "general"),
+        ("real-time", "realtime"),
+        ("I think it needs retrieval", None),
+        ("", None),
+    ],
+)
+def test_parse_category(reply: str, expected: str | None) -> None:
+    assert parse_category(reply) == expected
