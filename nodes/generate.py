@@ -96,7 +96,9 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
         )
     else:
         check = state.get("check")
-        feedback = (check or {}).get("feedback") or "it made claims the sources do not support"
+        feedback = (
+            check["feedback"] if check else ""
+        ) or "it made claims the sources do not support"
         system = (
             prompts.REGENERATE_SYSTEM.format(feedback=feedback)
             if mode == "regenerate"

@@ -56,7 +56,7 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> d
         check = SelfCheck(grounded=True, answers_question=True, feedback="", parsed=False)
     update["check"] = check
     if verdict_score(check) > state.get("best_score", -1):
-        update.update(
-            best_answer=answer, best_score=verdict_score(check), best_sources=state.get("sources") or []
-        )
+        update["best_answer"] = answer
+        update["best_score"] = verdict_score(check)
+        update["best_sources"] = state.get("sources") or []
     return update

@@ -75,9 +75,10 @@ def _build_chat_model(spec: str) -> BaseChatModel:
         elif not os.environ.get("OPENAI_API_KEY"):
             raise ModelUnavailableError(f"{spec} needs OPENAI_API_KEY (or OPENAI_BASE_URL)")
     try:
-        return init_chat_model(name, model_provider=provider, **kwargs)
+        model: BaseChatModel = init_chat_model(name, model_provider=provider, **kwargs)
     except (ImportError, ValueError) as exc:
         raise ModelUnavailableError(f"cannot build {spec}: {exc}") from exc
+    return model
 
 
 @dataclass

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
-from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, kb_docs, web_docs
-
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
+from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, grades, kb_docs, web_docs
 
 NEVER_GROUNDED = '{"grounded": false, "answers_question": false, "feedback": "unsupported"}'
 NEVER_ANSWERS = '{"grounded": true, "answers_question": false, "feedback": "off topic"}'
-ALL_IRRELEVANT = lambda user: '{"scores": [%s]}' % ", ".join(["0"] * user.count("<source "))  # noqa: E731
+
+
+def ALL_IRRELEVANT(user: str) -> str:  # noqa: N802 - reads as a constant reply
+    return grades(*[0] * user.count("<source "))
 
 
 def run(
@@ -74,7 +77,7 @@ def test_always_irrelevant_ends_within_rewrite_and_web_budgets(
 
 
 def test_decomposing_into_too_many_parts_is_capped() -> None:
-    many = '{"sub_questions": [%s]}' % ", ".join(f'"kettle part {i}?"' for i in range(10))
+    many = json.dumps({"sub_questions": [f"kettle part {i}?" for i in range(10)]})
     out, model = run(
         question="Compare the kettle and the lamp", decompose=many, max_sub_questions=4
     )

@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import fields
 
 import pytest
-from langgraph.runtime import Runtime
-
 from adaptive_rag import Context
 from adaptive_rag.graph.context import context_of
+from langgraph.runtime import Runtime
 
 
 def test_defaults_are_valid_and_every_field_is_described() -> None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from adaptive_rag.graph import edges
 from langchain_core.documents import Document
 from langgraph.types import Send
-
-from adaptive_rag.graph import edges
 
 LIMITS = {"max_rewrites": 1, "max_regenerations": 1, "max_web_searches": 1, "self_check": 1}
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import adaptive_rag
 import pytest
+from adaptive_rag import Services, build_graph
 from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, kb_docs, web_docs
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
-
-import adaptive_rag
-from adaptive_rag import Services, build_graph
 
 # (role that fails, question that reaches it, extra script so that it is reached)
 REACHES: dict[str, tuple[str, dict[str, Any]]] = {

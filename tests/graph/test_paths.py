@@ -5,12 +5,11 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from adaptive_rag import Context, Services, build_graph
+from adaptive_rag.prompts import generate as generate_prompts
 from fakes import FakeWeb, grades, web_docs
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
-
-from adaptive_rag import Context, Services, build_graph
-from adaptive_rag.prompts import generate as generate_prompts
 
 
 def sequence(*replies: str) -> Any:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from langchain_core.documents import Document
-
 from adaptive_rag.graph.state import (
     RESET,
     add_or_reset,
@@ -12,6 +10,7 @@ from adaptive_rag.graph.state import (
     merge_documents,
     merge_sub_answers,
 )
+from langchain_core.documents import Document
 
 
 def test_counters_add_increments_and_reset() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from adaptive_rag.nodes.classify import classify_by_rules, parse_category
 
 

@@ -1,0 +1,79 @@
+"""Reading model replies, and choosing a model from the environment with no network."""
+
+from __future__ import annotations
+
+import pytest
+from adaptive_rag.services import chat
+from adaptive_rag.services.chat import (
+    ModelUnavailableError,
+    StructuredOutputError,
+    clean_line,
+    parse_json,
+    resolve_model_spec,
+)
+from pydantic import BaseModel
+
+
+class Scores(BaseModel):
+    scores: list[float]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"scores": [1, 2]}',
+        'Sure! Here it is:\n```json\n{"scores": [1, 2]}\n```',
+        'Scores: {"scores": [1.0, 2.0]} hope that helps',
+    ],
+)
+def test_parse_json_finds_the_object(reply: str) -> None:
+    assert parse_json(reply, Scores).scores == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("reply", ["", "no json here", '{"scores": "many"}', '{"scores": [1,'])
+def test_parse_json_rejects_bad_replies_with_one_error_type(reply: str) -> None:
+    with pytest.raises(StructuredOutputError):
+        parse_json(reply, Scores)
+
+
+def test_clean_line_strips_labels_quotes_and_fences() -> None:
+    assert clean_line('Standalone question: "How big is it?"', ("standalone question",)) == (
+        "How big is it?"
+    )
+    assert clean_line("```\n\n  better query  \n```") == "better query"
+    assert clean_line("「保修期多久」") == "保修期多久"
+    assert clean_line("   ") == ""
+
+
+def test_auto_picks_local_without_keys_and_openai_with_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert resolve_model_spec("auto") == chat.LOCAL_MODEL
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert resolve_model_spec("auto") == chat.DEFAULT_OPENAI_MODEL
+    assert resolve_model_spec("openai:gpt-4.1-mini") == "openai:gpt-4.1-mini"
+    monkeypatch.setenv("ADAPTIVE_RAG_CHAT_MODEL", "openai:my-model")
+    assert resolve_model_spec("auto") == "openai:my-model"
+
+
+def test_base_url_alone_selects_an_openai_compatible_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    assert resolve_model_spec("auto") == chat.DEFAULT_OPENAI_MODEL
+    model = chat._build_chat_model("openai:qwen2.5")
+    assert str(model.openai_api_base) == "http://127.0.0.1:9/v1"  # type: ignore[attr-defined]
+
+
+def test_openai_without_key_is_a_clear_error() -> None:
+    with pytest.raises(ModelUnavailableError, match="OPENAI_API_KEY"):
+        chat._build_chat_model("openai:gpt-4o-mini")
+
+
+def test_bad_spec_is_a_clear_error() -> None:
+    with pytest.raises(ModelUnavailableError, match="provider:model"):
+        chat._build_chat_model("gpt-4o-mini")
+
+
+def test_models_are_built_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setattr(chat, "_MODELS", {})
+    assert chat.load_chat_model("openai:gpt-4o-mini") is chat.load_chat_model("openai:gpt-4o-mini")
