@@ -32,6 +32,7 @@ def decompose(state: State, runtime: Runtime[Context], services: Services) -> di
                 SystemMessage(prompts.SYSTEM.format(max_sub_questions=ctx.max_sub_questions)),
                 HumanMessage(prompts.USER.format(question=question)),
             ],
+            SubQuestions,
         )
     except Exception as exc:
         update["notes"] = f"decompose: model failed ({type(exc).__name__}); answered as simple"

@@ -52,6 +52,7 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
                     )
                 ),
             ],
+            Grades,
         )
         update.update(reply.usage())
         raw = parse_json(reply.text, Grades).scores

@@ -53,6 +53,7 @@ def refine(state: State, runtime: Runtime[Context], services: Services) -> dict[
                     prompts.USER.format(question=state.get("standalone") or "", strips=numbered)
                 ),
             ],
+            Keep,
         )
         update.update(reply.usage())
         keep = {n for n in parse_json(reply.text, Keep).keep if 1 <= n <= len(strips)}

