@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields
 from typing import Annotated, Any
 
@@ -54,6 +55,17 @@ class Context:
     k: int = field(
         default=4,
         metadata={"description": "Documents retrieved per search (1-20)."},
+    )
+    metadata_filter: str = field(
+        default="",
+        metadata={
+            "description": "Only search chunks whose metadata match this JSON object, e.g."
+            ' {"title": "Returns"}; empty searches everything.'
+        },
+    )
+    small_to_big: bool = field(
+        default=False,
+        metadata={"description": "Return each hit's whole section instead of the chunk."},
     )
     correct_threshold: float = field(
         default=0.7,
@@ -122,6 +134,13 @@ class Context:
         _check_range("max_sub_questions", self.max_sub_questions, 2, 4)
         _check_range("web_results", self.web_results, 1, 10)
         _check_range("max_question_chars", self.max_question_chars, 1, 1_000_000)
+        if self.metadata_filter.strip():
+            try:
+                value = json.loads(self.metadata_filter)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"metadata_filter is not JSON: {exc.msg}") from exc
+            if not isinstance(value, dict):
+                raise ValueError("metadata_filter must be a JSON object")
         for name in ("chat_model", "fast_model", "embedding_model", "collection"):
             if not str(getattr(self, name)).strip():
                 raise ValueError(f"{name} must not be empty")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from adaptive_rag.graph.context import Context, context_of
 from adaptive_rag.graph.state import RESET, Relevance, State
@@ -16,9 +16,12 @@ from pydantic import BaseModel
 
 
 class Grades(BaseModel):
-    """The grader's reply: one 0-10 score per document, in order."""
+    """The grader's reply: one label per document, in order."""
 
-    scores: list[float]
+    grades: list[Literal["yes", "partial", "no"]]
+
+
+SCORES = {"yes": 1.0, "partial": 0.5, "no": 0.0}
 
 
 def crag_verdict(scores: list[float], correct: float, incorrect: float) -> Relevance:
@@ -55,11 +58,11 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
             Grades,
         )
         update.update(reply.usage())
-        raw = parse_json(reply.text, Grades).scores
+        raw = parse_json(reply.text, Grades).grades
         if len(raw) == len(docs):
-            scores = [min(max(float(s), 0.0), 10.0) / 10.0 for s in raw]
+            scores = [SCORES[label] for label in raw]
         else:
-            update["notes"] = f"grade_documents: {len(raw)} scores for {len(docs)} documents"
+            update["notes"] = f"grade_documents: {len(raw)} grades for {len(docs)} documents"
     except Exception as exc:
         update["notes"] = f"grade_documents: grading failed ({type(exc).__name__}); kept all"
     if scores is None:  # safe default: treat as relevant, but say the grade is unverified
@@ -67,8 +70,13 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         return update
     ranked = sorted(zip(scores, range(len(docs)), strict=True), key=lambda p: (-p[0], p[1]))
     kept = [(s, docs[i]) for s, i in ranked if s >= ctx.incorrect_threshold]
+    if kept and scores[0] < ctx.incorrect_threshold:
+        # A small grader's "no" is often wrong where hybrid search ranked a document first;
+        # dropping the top hit costs more than a little extra context, so it stays (last).
+        kept.append((scores[0], docs[0]))
     update["relevance"] = crag_verdict(scores, ctx.correct_threshold, ctx.incorrect_threshold)
     update["documents"] = [RESET, *(doc for _, doc in kept)]
     update["doc_scores"] = [s for s, _ in kept]
-    update["rejected"] = [docs[i] for s, i in ranked if s < ctx.incorrect_threshold]
+    kept_ids = {id(doc) for _, doc in kept}
+    update["rejected"] = [docs[i] for _, i in ranked if id(docs[i]) not in kept_ids]
     return update

@@ -46,7 +46,7 @@ class Services:
 
     def kb(self, ctx: Context) -> BaseRetriever:
         """Return the knowledge-base retriever."""
-        return self.retriever or default_retriever(ctx.kb_path, ctx.collection, ctx.k)
+        return self.retriever or default_retriever(ctx)
 
     def web(self, ctx: Context) -> WebSearch | None:
         """Return the web search, or None when it is off or has no key."""

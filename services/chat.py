@@ -126,13 +126,17 @@ def call_model(
 ) -> Reply:
     """Invoke a chat model (JSON-constrained when a schema is given); return text and usage."""
     message = constrain_json(model, schema).invoke(messages)
-    text = message_text(message)
+    tokens_in, tokens_out = token_usage(message)
+    return Reply(text=message_text(message).strip(), tokens_in=tokens_in, tokens_out=tokens_out)
+
+
+def token_usage(message: BaseMessage) -> tuple[int, int]:
+    """Return (input, output) tokens from usage metadata or a provider's token_usage (0 if none)."""
     usage = message.usage_metadata if isinstance(message, AIMessage) else None
-    return Reply(
-        text=text.strip(),
-        tokens_in=int(usage["input_tokens"]) if usage else 0,
-        tokens_out=int(usage["output_tokens"]) if usage else 0,
-    )
+    if usage:
+        return int(usage["input_tokens"]), int(usage["output_tokens"])
+    raw = (message.response_metadata or {}).get("token_usage") or {}
+    return int(raw.get("prompt_tokens") or 0), int(raw.get("completion_tokens") or 0)
 
 
 def message_text(message: BaseMessage) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import hashlib
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
@@ -127,7 +129,7 @@ def _assemble(parts: list[Path], target: Path, stamp: Path, progress: bool) -> N
     stamp.write_text(f"{MODEL_SHA256} {target.stat().st_mtime_ns}")
 
 
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()  # re-entrant: _generate may delegate to _stream
 
 
 def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
@@ -142,19 +144,27 @@ def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
         """ChatLlamaCpp that serialises calls, so parallel graph branches share one model."""
 
         def _generate(
-            self, messages: list[BaseMessage], stop: list[str] | None = None, **kw: Any
+            self,
+            messages: list[BaseMessage],
+            stop: list[str] | None = None,
+            run_manager: CallbackManagerForLLMRun | None = None,
+            **kw: Any,
         ) -> ChatResult:
             with _LOCK:
-                return super()._generate(messages, stop=stop, **kw)
+                return super()._generate(messages, stop=stop, run_manager=run_manager, **kw)
 
         def _stream(
-            self, messages: list[BaseMessage], stop: list[str] | None = None, **kw: Any
+            self,
+            messages: list[BaseMessage],
+            stop: list[str] | None = None,
+            run_manager: CallbackManagerForLLMRun | None = None,
+            **kw: Any,
         ) -> Iterator[ChatGenerationChunk]:
             with _LOCK:
-                yield from super()._stream(messages, stop=stop, **kw)
+                yield from super()._stream(messages, stop=stop, run_manager=run_manager, **kw)
 
     path = model_path()
-    return LockedChatLlamaCpp(
+    model = LockedChatLlamaCpp(
         model_path=str(path),
         n_ctx=n_ctx,
         n_threads=max(1, min(os.cpu_count() or 2, 4)),
@@ -162,5 +172,8 @@ def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
         temperature=0.0,
         max_tokens=max_tokens,
         rope_freq_base=0.0,  # 0 = the model's own (1e6 for Qwen); the default 10000 breaks routing
+        streaming=False,  # invoke returns token usage
         verbose=False,
     )
+    atexit.register(model.client.close)  # free llama.cpp before the interpreter tears down
+    return model

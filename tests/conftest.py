@@ -6,14 +6,22 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, Services, build_graph
+from adaptive_rag.services import chat, local_model
 from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, kb_docs
 
 
 @pytest.fixture(autouse=True)
-def _no_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests never see real keys or endpoints."""
+def _offline(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never see real keys; only the real-model tier may load the embedded model."""
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TAVILY_API_KEY", "ADAPTIVE_RAG_CHAT_MODEL"):
         monkeypatch.delenv(name, raising=False)
+    if request.node.get_closest_marker("local_model") is None:
+
+        def blocked(*args: Any, **kwargs: Any) -> Any:
+            raise local_model.LocalModelError("the embedded model is off in the offline test tier")
+
+        monkeypatch.setattr(local_model, "load_local_model", blocked)
+        monkeypatch.setattr(chat, "_MODELS", {})
 
 
 class Harness:

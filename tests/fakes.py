@@ -72,8 +72,9 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
 
 
 def grades(*scores: float) -> str:
-    """Return a grader reply with these 0-10 scores."""
-    return json.dumps({"scores": list(scores)})
+    """Return a grader reply for 0-10 scores: 7+ is yes, 3+ is partial, below is no."""
+    labels = ["yes" if s >= 7 else "partial" if s >= 3 else "no" for s in scores]
+    return json.dumps({"grades": labels})
 
 
 class ScriptedChatModel(BaseChatModel):

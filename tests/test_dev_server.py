@@ -120,10 +120,12 @@ def test_serves_the_project_graph_with_its_context_schema(server: str) -> None:
     )
 
 
-def test_real_agent_without_keys_answers_honestly(server: str) -> None:
+def test_real_agent_without_keys_answers_a_greeting(server: str) -> None:
+    # with the `local` extra the embedded model answers; without it, an honest "could not answer"
     thread = httpx.post(f"{server}/threads", json={}, timeout=10).json()["thread_id"]
     out = run(server, thread, "agent", {"question": "Hello!"})
-    assert "OPENAI_API_KEY" in out["answer"]
+    assert out["route"]["category"] == "general" and out["answer"].strip()
+    assert out["diagnostics"]["steps"][-1] == "finalize"
 
 
 def test_a_thread_runs_two_turns_with_context(server: str) -> None:

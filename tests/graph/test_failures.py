@@ -7,7 +7,7 @@ from typing import Any
 import adaptive_rag
 import pytest
 from adaptive_rag import Services, build_graph
-from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, kb_docs, web_docs
+from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, grades, kb_docs, web_docs
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -25,8 +25,8 @@ REACHES: dict[str, tuple[str, dict[str, Any]]] = {
         {"decompose": '{"sub_questions": ["Zephyr X2 kettle size?", "Aurora lamp watts?"]}'},
     ),
     "grade": ("How big is the Zephyr X2 kettle?", {}),
-    "refine": ("How big is the Zephyr X2 kettle?", {"grade": '{"scores": [5, 5]}'}),
-    "transform": ("How big is the Zephyr X2 kettle?", {"grade": '{"scores": [0, 0]}'}),
+    "refine": ("How big is the Zephyr X2 kettle?", {"grade": grades(5, 5)}),
+    "transform": ("How big is the Zephyr X2 kettle?", {"grade": grades(0, 0)}),
     "rag": ("How big is the Zephyr X2 kettle?", {}),
     "regenerate": (
         "How big is the Zephyr X2 kettle?",
@@ -109,7 +109,7 @@ def test_knowledge_base_down_falls_back_and_says_so() -> None:
 
 
 def test_web_error_payload_and_empty_results_continue_from_the_knowledge_base() -> None:
-    model = ScriptedChatModel.with_script(grade='{"scores": [0, 0]}')
+    model = ScriptedChatModel.with_script(grade=grades(0, 0))
     for web in (FakeWeb(error="rate limit exceeded"), FakeWeb([])):
         graph = build_graph(
             services=Services(

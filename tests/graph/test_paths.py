@@ -190,6 +190,14 @@ def test_realtime_with_unreachable_web_falls_back_to_the_knowledge_base(make_har
     assert out["sources"][0]["origin"] == "kb"
 
 
+def test_grader_cannot_drop_the_top_search_hit_while_keeping_others(make_harness: Any) -> None:
+    h = make_harness(grade=grades(1, 9))  # top hit graded irrelevant, second relevant
+    out = h.ask("How big is the Zephyr X2 kettle and the lamp?")
+    rag = next(user for role, user in h.model.calls if role == "rag")
+    assert rag.index("Aurora lamp") < rag.index("Zephyr X2")  # graded-relevant first, top hit kept
+    assert out["sources"]
+
+
 def test_crag_correct_uses_documents_and_drops_irrelevant_ones(make_harness: Any) -> None:
     h = make_harness(grade=grades(9, 1))
     out = h.ask("How big is the Zephyr X2 kettle?")

@@ -1,0 +1,1 @@
+"""The `adaptive-rag` command line."""

@@ -1,0 +1,229 @@
+"""The `adaptive-rag` command line: ingest, list, delete, ask, and a demo over a sample base."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from adaptive_rag.graph.context import Context
+
+app = typer.Typer(
+    help="An adaptive RAG agent: it decides per question how much retrieval it deserves.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_NO_KB = 3
+EXIT_NO_MODEL = 4
+EXIT_BAD_CONFIG = 2
+SAMPLE_KB = Path(__file__).resolve().parents[1] / "examples" / "sample_kb"
+SAMPLE_QUESTIONS = SAMPLE_KB.parent / "sample_questions.jsonl"
+
+KbPath = Annotated[
+    str, typer.Option("--kb-path", help="Knowledge-base folder (default: user data).")
+]
+Collection = Annotated[str, typer.Option("--collection", "-c", help="Collection name.")]
+
+
+def _fail(message: str, code: int) -> typer.Exit:
+    """Print an actionable error and return the exit to raise."""
+    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    return typer.Exit(code)
+
+
+def _open_kb(kb_path: str, collection: str, create: bool) -> Any:
+    """Open a knowledge base, turning its errors into exit codes."""
+    from adaptive_rag.knowledge.embeddings import EmbeddingsUnavailableError  # noqa: PLC0415
+    from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError  # noqa: PLC0415
+
+    try:
+        return KnowledgeBase.open(kb_path, collection, create=create)
+    except KnowledgeBaseError as exc:
+        raise _fail(str(exc), EXIT_NO_KB) from exc
+    except EmbeddingsUnavailableError as exc:
+        raise _fail(str(exc), EXIT_NO_MODEL) from exc
+
+
+@app.command()
+def ingest(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Files or folders (.txt .md .html .pdf .jsonl).")
+    ],
+    collection: Collection = "default",
+    kb_path: KbPath = "",
+) -> None:
+    """Add documents to the knowledge base (unchanged files are skipped, changed ones replaced)."""
+    kb = _open_kb(kb_path, collection, create=True)
+    started = time.perf_counter()
+    report = kb.ingest([str(p) for p in paths], progress=True)
+    seconds = time.perf_counter() - started
+    typer.echo(
+        f"{len(report.added)} added, {len(report.replaced)} replaced,"
+        f" {len(report.unchanged)} unchanged, {len(report.failed)} failed;"
+        f" {report.chunks_added} chunks added, {report.chunks_removed} removed"
+        f" in {seconds:.1f}s -> {kb.count()} chunks in {collection!r} at {kb.location}"
+    )
+    for failure in report.failed:
+        typer.secho(f"skipped: {failure}", fg=typer.colors.YELLOW, err=True)
+    if report.failed and not (report.added or report.replaced or report.unchanged):
+        raise typer.Exit(1)
+
+
+@app.command("list")
+def list_sources(collection: Collection = "default", kb_path: KbPath = "") -> None:
+    """Show the sources in the knowledge base."""
+    kb = _open_kb(kb_path, collection, create=False)
+    for entry in kb.sources():
+        typer.echo(f"{entry['chunks']:5d}  {entry['source']}  ({entry['title']})")
+    typer.echo(f"{kb.count()} chunks in {collection!r} at {kb.location}")
+
+
+@app.command()
+def delete(
+    source: Annotated[str, typer.Argument(help="A source exactly as `list` shows it (or a path).")],
+    collection: Collection = "default",
+    kb_path: KbPath = "",
+) -> None:
+    """Remove one source and its chunks."""
+    kb = _open_kb(kb_path, collection, create=False)
+    candidates = [source, str(Path(source).expanduser().resolve())]
+    removed = next((n for n in (kb.delete(c) for c in candidates) if n), 0)
+    if not removed:
+        raise _fail(f"no source {source!r} in {collection!r} (see `adaptive-rag list`)", 1)
+    typer.echo(f"removed {removed} chunks of {source}")
+
+
+@contextmanager
+def _graph() -> Any:
+    """Yield the agent compiled with a SQLite checkpointer in the user data directory."""
+    from adaptive_rag.graph.builder import build_graph  # noqa: PLC0415
+    from adaptive_rag.knowledge.store import data_dir  # noqa: PLC0415
+    from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: PLC0415
+
+    path = data_dir() / "threads.sqlite"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with SqliteSaver.from_conn_string(str(path)) as saver:
+        yield build_graph(saver)
+
+
+def _print_answer(out: dict[str, Any], seconds: float) -> None:
+    """Print an answer with its numbered sources and what it cost."""
+    typer.echo(out.get("answer", ""))
+    sources = out.get("sources") or []
+    if sources:
+        typer.echo("\nSources:")
+        for src in sources:
+            mark = "" if src["cited"] else " (not cited)"
+            typer.echo(f"  [{src['id']}] {src['title']} — {src['source']}{mark}")
+    route = out.get("route") or {}
+    diag = out.get("diagnostics") or {}
+    how = f"{route.get('method', '-')}: {route.get('reason', '')}"
+    trust = f"confidence {out.get('confidence', 0):.2f}"
+    if not out.get("verified"):
+        trust += " (unverified)"
+    cost = f"{diag.get('model_calls', 0)} model calls, {diag.get('retrievals', 0)} retrievals"
+    typer.secho(
+        f"\nroute: {route.get('category', '-')} ({how}) | {trust} | {cost} | {seconds:.1f}s",
+        fg=typer.colors.BRIGHT_BLACK,
+    )
+    for note in diag.get("notes") or []:
+        typer.secho(f"note: {note}", fg=typer.colors.YELLOW)
+
+
+def _context(**kwargs: Any) -> Context:
+    """Build a Context, turning a bad value into a clear exit."""
+    try:
+        return Context(**{k: v for k, v in kwargs.items() if v is not None})
+    except ValueError as exc:
+        raise _fail(str(exc), EXIT_BAD_CONFIG) from exc
+
+
+def _jsonable(out: dict[str, Any]) -> dict[str, Any]:
+    """Make an output state printable as JSON (messages as role and text)."""
+    messages = [{"role": m.type, "content": m.content} for m in out.get("messages") or []]
+    return {**out, "messages": messages}
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question.")],
+    thread: Annotated[str, typer.Option("--thread", "-t", help="Continue this conversation.")] = "",
+    collection: Collection = "default",
+    kb_path: KbPath = "",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the full output state.")] = False,
+) -> None:
+    """Answer one question (with --thread, as a turn of a conversation)."""
+    if not question.strip():
+        raise _fail("the question is empty", EXIT_BAD_CONFIG)
+    ctx = _context(collection=collection, kb_path=kb_path)
+    thread_id = thread or str(uuid.uuid4())
+    with _graph() as graph:
+        started = time.perf_counter()
+        out = graph.invoke(
+            {"question": question}, {"configurable": {"thread_id": thread_id}}, context=ctx
+        )
+        seconds = time.perf_counter() - started
+    if as_json:
+        typer.echo(json.dumps(_jsonable(out), ensure_ascii=False, indent=2, default=str))
+    else:
+        _print_answer(out, seconds)
+        typer.secho(f"thread: {thread_id}", fg=typer.colors.BRIGHT_BLACK)
+    _exit_for(out)
+
+
+def _exit_for(out: dict[str, Any]) -> None:
+    """Exit non-zero when the answer could not be produced for a reason the user can fix."""
+    notes = " ".join((out.get("diagnostics") or {}).get("notes") or [])
+    answer = out.get("answer", "")
+    if "could not answer" in answer and ("not installed" in answer or "OPENAI_API_KEY" in answer):
+        raise typer.Exit(EXIT_NO_MODEL)
+    if "no knowledge base" in notes:
+        raise typer.Exit(EXIT_NO_KB)
+
+
+@app.command()
+def demo(
+    kb_path: KbPath = "",
+    questions: Annotated[Path, typer.Option(help="JSONL of questions to ask.")] = SAMPLE_QUESTIONS,
+) -> None:
+    """Ingest the bundled sample knowledge base and answer its sample questions."""
+    from adaptive_rag.knowledge.store import data_dir  # noqa: PLC0415
+
+    if not SAMPLE_KB.is_dir():
+        raise _fail(f"the sample knowledge base is missing at {SAMPLE_KB}", 1)
+    kb_dir = kb_path or str(data_dir() / "demo-kb")
+    typer.echo(f"Ingesting the sample knowledge base ({SAMPLE_KB}) into {kb_dir} ...")
+    ingest([SAMPLE_KB], collection="quillon", kb_path=kb_dir)
+    ctx = _context(
+        collection="quillon",
+        kb_path=kb_dir,
+        kb_description="Quillon Labs: Kestrel sensors, Heron hubs, warranty, returns, support",
+    )
+    rows = [json.loads(line) for line in questions.read_text().splitlines() if line.strip()]
+    typer.echo("Loading the chat model (the embedded one assembles itself on first use) ...")
+    with _graph() as graph:
+        for row in rows:
+            typer.secho(f"\n> {row['question']}", bold=True)
+            started = time.perf_counter()
+            out = graph.invoke(
+                {"question": row["question"]},
+                {"configurable": {"thread_id": f"demo-{uuid.uuid4()}"}},
+                context=replace(ctx),
+            )
+            _print_answer(out, time.perf_counter() - started)
+            _exit_for(out)
+
+
+def main() -> None:
+    """Run the CLI (console script entry point)."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

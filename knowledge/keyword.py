@@ -1,0 +1,90 @@
+"""BM25 keyword search (bm25s) with jieba for Chinese, persisted beside its collection."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import bm25s
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_STOP = frozenset(
+    "a an and are as at be by for from has have how in is it its of on or that the this to was"
+    " what when where which who why will with does did do".split()
+    + "的 了 是 在 和 与 及 有 吗 呢 吧 啊 么 什么 怎么 怎样 多少".split()
+    + "哪 哪些 哪个 谁 请问 一个 这 那".split()
+)
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case words; Chinese runs are cut with jieba (search mode)."""
+    tokens: list[str] = []
+    for word in _WORD.findall(text.lower()):
+        if _CJK.search(word):
+            import jieba  # noqa: PLC0415 - loads its dictionary on first use
+
+            tokens.extend(t for t in jieba.cut_for_search(word) if t.strip() and t not in _STOP)
+        elif word not in _STOP:
+            tokens.append(word)
+    return tokens
+
+
+class KeywordIndex:
+    """A BM25 index over chunk ids, rebuilt whole whenever its collection changes."""
+
+    def __init__(self, ids: list[str], retriever: Any, fingerprint: str) -> None:
+        self.ids = ids
+        self._retriever = retriever
+        self.fingerprint = fingerprint
+
+    @classmethod
+    def build(cls, ids: list[str], texts: list[str], fingerprint: str) -> KeywordIndex:
+        """Index texts (one per id)."""
+        retriever = bm25s.BM25()
+        if ids:
+            retriever.index([tokenize(t) for t in texts], show_progress=False)
+        return cls(ids, retriever, fingerprint)
+
+    def search(self, query: str, n: int) -> list[tuple[str, float]]:
+        """Return up to n (id, score) pairs with a positive score, best first."""
+        tokens = tokenize(query)
+        if not self.ids or not tokens:
+            return []
+        n = min(n, len(self.ids))
+        results, scores = self._retriever.retrieve([tokens], k=n, show_progress=False)
+        return [
+            (self.ids[int(i)], float(s))
+            for i, s in zip(results[0], scores[0], strict=True)
+            if s > 0
+        ]
+
+    def save(self, folder: Path) -> None:
+        """Write the index atomically (a new folder swapped in), so readers never see half."""
+        staging = folder.with_name(folder.name + ".new")
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        if self.ids:
+            self._retriever.save(str(staging / "bm25"))
+        (staging / "meta.json").write_text(
+            json.dumps({"ids": self.ids, "fingerprint": self.fingerprint})
+        )
+        old = folder.with_name(folder.name + ".old")
+        shutil.rmtree(old, ignore_errors=True)
+        if folder.exists():
+            folder.rename(old)
+        staging.rename(folder)
+        shutil.rmtree(old, ignore_errors=True)
+
+    @classmethod
+    def load(cls, folder: Path) -> KeywordIndex | None:
+        """Read a saved index, or None if there is none (or it is unreadable)."""
+        try:
+            meta = json.loads((folder / "meta.json").read_text())
+            retriever = bm25s.BM25.load(str(folder / "bm25")) if meta["ids"] else bm25s.BM25()
+            return cls(list(meta["ids"]), retriever, str(meta["fingerprint"]))
+        except (OSError, ValueError, KeyError):
+            return None

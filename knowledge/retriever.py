@@ -1,0 +1,82 @@
+"""Hybrid search: vector (Chroma) and keyword (BM25) results fused by reciprocal rank."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from adaptive_rag.knowledge.store import KnowledgeBase
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from pydantic import ConfigDict
+
+RRF_K = 60
+
+
+def reciprocal_rank_fusion(rankings: list[list[str]], k: int = RRF_K) -> list[tuple[str, float]]:
+    """Fuse ranked id lists: score(id) = sum of 1 / (k + rank); ties keep first-seen order."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, item in enumerate(dict.fromkeys(ranking), start=1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+    return sorted(scores.items(), key=lambda pair: -pair[1])
+
+
+def matches(meta: dict[str, Any], where: dict[str, Any] | None) -> bool:
+    """Return whether metadata equals every key of a simple equality filter."""
+    return not where or all(meta.get(key) == value for key, value in where.items())
+
+
+def chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Turn {'a': 1, 'b': 2} into Chroma's filter syntax."""
+    if not where:
+        return None
+    clauses = [{key: value} for key, value in where.items()]
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+class HybridRetriever(BaseRetriever):
+    """Search one knowledge base by meaning and by keywords, and fuse the two rankings."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    kb: KnowledgeBase
+    k: int = 4
+    fetch_k: int = 20
+    mode: Literal["hybrid", "vector", "keyword"] = "hybrid"
+    where: dict[str, Any] | None = None
+    small_to_big: bool = False
+
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun | None = None
+    ) -> list[Document]:
+        rankings = []
+        if self.mode in ("hybrid", "vector"):
+            found = self.kb.vector_search(query, self.fetch_k, chroma_where(self.where))
+            rankings.append([cid for cid, _ in found])
+        if self.mode in ("hybrid", "keyword"):
+            # BM25 has no filter of its own: over-fetch, then keep what matches
+            found = self.kb.keyword_search(query, self.fetch_k * (3 if self.where else 1))
+            rankings.append([cid for cid, _ in found])
+        fused = reciprocal_rank_fusion(rankings)
+        docs = []
+        for doc in self.kb.get([cid for cid, _ in fused[: self.fetch_k * 2]]):
+            if matches(doc.metadata, self.where):
+                docs.append(doc)
+        scores = dict(fused)
+        for doc in docs:
+            doc.metadata["score"] = round(scores.get(str(doc.id), 0.0), 5)
+        docs = docs[: self.k]
+        return self._widen(docs) if self.small_to_big else docs
+
+    def _widen(self, docs: list[Document]) -> list[Document]:
+        """Replace chunks with their whole sections, one per section (small-to-big)."""
+        parents = self.kb.parents([str(d.metadata.get("parent_id")) for d in docs])
+        widened, seen = [], set()
+        for doc in docs:
+            pid = str(doc.metadata.get("parent_id"))
+            if pid in seen:
+                continue
+            seen.add(pid)
+            text = parents.get(pid) or doc.page_content
+            widened.append(Document(page_content=text, metadata=dict(doc.metadata), id=doc.id))
+        return widened

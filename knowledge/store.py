@@ -1,0 +1,356 @@
+"""The knowledge base: chunks and vectors in Chroma (embedded or server), BM25 kept beside it."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adaptive_rag.knowledge.chunking import Section, chunk_documents, index_text
+from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
+from adaptive_rag.knowledge.keyword import KeywordIndex
+from adaptive_rag.knowledge.loading import LoadError, iter_files, load_file
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+
+EMBED_BATCH = 32
+
+
+class KnowledgeBaseError(RuntimeError):
+    """The knowledge base cannot be used as asked; the message says what to do."""
+
+
+def data_dir() -> Path:
+    """Return the user data directory (ADAPTIVE_RAG_DATA overrides it)."""
+    configured = os.environ.get("ADAPTIVE_RAG_DATA")
+    if configured:
+        return Path(configured).expanduser()
+    import platformdirs  # noqa: PLC0415
+
+    return Path(platformdirs.user_data_dir("adaptive-rag"))
+
+
+def _client(kb_path: str) -> tuple[Any, str, Path]:
+    """Return a Chroma client, a label for messages, and where the BM25 index lives."""
+    import chromadb  # noqa: PLC0415 - heavy; only when the knowledge base is used
+    from chromadb.config import Settings  # noqa: PLC0415
+
+    settings = Settings(anonymized_telemetry=False)
+    host = os.environ.get("CHROMA_HOST", "").strip()
+    if host:
+        port = int(os.environ.get("CHROMA_PORT") or 8000)
+        client = chromadb.HttpClient(host=host, port=port, settings=settings)
+        return client, f"Chroma server {host}:{port}", data_dir() / "bm25" / f"{host}_{port}"
+    path = Path(kb_path).expanduser() if kb_path else data_dir() / "kb"
+    path.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(path=str(path), settings=settings), str(path), path / "bm25"
+
+
+@dataclass
+class IngestReport:
+    """What an ingest did, file by file."""
+
+    added: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    chunks_added: int = 0
+    chunks_removed: int = 0
+
+
+@dataclass
+class _Prepared:
+    """A file read and chunked, waiting to be embedded and written."""
+
+    source: str
+    file_hash: str
+    chunks: list[Document]
+    sections: list[Section]
+    old_ids: set[str]
+
+
+class KnowledgeBase:
+    """One collection: its chunks, their parent sections, and its BM25 index."""
+
+    def __init__(
+        self, client: Any, name: str, spec: str, embeddings: Embeddings, where: str, bm25: Path
+    ) -> None:
+        self._client = client
+        self.name = name
+        self.embedding_model = spec
+        self._embeddings = embeddings
+        self.location = where
+        self._bm25_dir = bm25 / name
+        self._keyword: KeywordIndex | None = None
+        self._lock = threading.Lock()
+        self._chunks = self._collection(name, create=False)
+        self._parents = self._collection(f"{name}.parents", create=False)
+
+    @classmethod
+    def open(
+        cls,
+        kb_path: str = "",
+        collection: str = "default",
+        embedding_model: str = "auto",
+        create: bool = False,
+    ) -> KnowledgeBase:
+        """Open a collection; with create=True make it (recording its embedding model)."""
+        spec = resolve_embeddings_spec(embedding_model)
+        client, where, bm25 = _client(kb_path)
+        try:
+            existing = client.get_collection(collection, embedding_function=None)
+        except ValueError as exc:  # bad name
+            raise KnowledgeBaseError(f"collection name {collection!r}: {exc}") from exc
+        except Exception:
+            existing = None
+        if existing is None and not create:
+            raise KnowledgeBaseError(
+                f"no knowledge base {collection!r} at {where}: add documents first with"
+                f" `adaptive-rag ingest PATH --collection {collection}`"
+            )
+        if existing is not None:
+            recorded = (existing.metadata or {}).get("embedding_model")
+            if recorded and recorded != spec:
+                raise KnowledgeBaseError(
+                    f"collection {collection!r} was built with embeddings {recorded!r} but"
+                    f" {spec!r} was asked for: use embedding_model={recorded!r}, or ingest"
+                    " into a new collection"
+                )
+        else:
+            try:
+                client.create_collection(
+                    collection,
+                    embedding_function=None,
+                    metadata={"embedding_model": spec, "revision": 0},
+                    configuration={"hnsw": {"space": "cosine"}},
+                )
+                client.create_collection(f"{collection}.parents", embedding_function=None)
+            except Exception as exc:
+                raise KnowledgeBaseError(f"cannot create collection {collection!r}: {exc}") from exc
+        return cls(client, collection, spec, load_embeddings(spec), where, bm25)
+
+    def _collection(self, name: str, create: bool) -> Any:
+        """Return a Chroma collection handle (ours, never Chroma's default embedder)."""
+        if create:
+            return self._client.get_or_create_collection(name, embedding_function=None)
+        return self._client.get_collection(name, embedding_function=None)
+
+    # -- reading --------------------------------------------------------------------------
+
+    def count(self) -> int:
+        """Return how many chunks the collection holds."""
+        return int(self._chunks.count())
+
+    def revision(self) -> int:
+        """Return the write counter every ingest and delete bumps (keeps BM25 in step)."""
+        meta = self._client.get_collection(self.name, embedding_function=None).metadata or {}
+        return int(meta.get("revision", 0))
+
+    def vector_search(
+        self, query: str, n: int, where: dict[str, Any] | None = None
+    ) -> list[tuple[str, float]]:
+        """Return up to n (chunk id, cosine similarity) pairs, best first."""
+        if self.count() == 0:
+            return []
+        vector = self._embeddings.embed_query(query)
+        found = self._chunks.query(
+            query_embeddings=[vector],
+            n_results=min(n, self.count()),
+            where=where or None,
+            include=["distances"],
+        )
+        return [
+            (cid, 1.0 - float(dist))
+            for cid, dist in zip(found["ids"][0], found["distances"][0], strict=True)
+        ]
+
+    def keyword_search(self, query: str, n: int) -> list[tuple[str, float]]:
+        """Return up to n (chunk id, BM25 score) pairs, best first."""
+        return self.keyword_index().search(query, n)
+
+    def keyword_index(self) -> KeywordIndex:
+        """Return the BM25 index, rebuilding it if the collection changed since it was saved."""
+        revision = str(self.revision())
+        with self._lock:
+            if self._keyword is None or self._keyword.fingerprint != revision:
+                saved = KeywordIndex.load(self._bm25_dir)
+                if saved is None or saved.fingerprint != revision:
+                    saved = self._rebuild_keyword_index(revision)
+                self._keyword = saved
+            return self._keyword
+
+    def _rebuild_keyword_index(self, revision: str) -> KeywordIndex:
+        """Index every chunk of the collection and save the index beside it."""
+        everything = self._chunks.get(include=["documents", "metadatas"])
+        texts = [
+            index_text(Document(page_content=doc or "", metadata=meta or {}))
+            for doc, meta in zip(everything["documents"], everything["metadatas"], strict=True)
+        ]
+        index = KeywordIndex.build(list(everything["ids"]), texts, revision)
+        index.save(self._bm25_dir)
+        return index
+
+    def get(self, ids: list[str]) -> list[Document]:
+        """Return chunks by id, in the order asked (missing ids are skipped)."""
+        if not ids:
+            return []
+        found = self._chunks.get(ids=ids, include=["documents", "metadatas"])
+        by_id = {
+            cid: Document(page_content=doc or "", metadata=dict(meta or {}), id=cid)
+            for cid, doc, meta in zip(
+                found["ids"], found["documents"], found["metadatas"], strict=True
+            )
+        }
+        return [by_id[i] for i in ids if i in by_id]
+
+    def parents(self, ids: list[str]) -> dict[str, str]:
+        """Return parent-section texts by id (small-to-big)."""
+        if not ids:
+            return {}
+        found = self._parents.get(ids=list(dict.fromkeys(ids)), include=["documents"])
+        return dict(zip(found["ids"], (d or "" for d in found["documents"]), strict=True))
+
+    def sources(self) -> list[dict[str, Any]]:
+        """List ingested sources with their chunk counts and titles."""
+        everything = self._chunks.get(include=["metadatas"])
+        summary: dict[str, dict[str, Any]] = {}
+        for meta in everything["metadatas"]:
+            meta = meta or {}
+            entry = summary.setdefault(
+                str(meta.get("source", "?")),
+                {"source": meta.get("source"), "chunks": 0, "title": meta.get("title", "")},
+            )
+            entry["chunks"] += 1
+        return sorted(summary.values(), key=lambda e: str(e["source"]))
+
+    # -- writing --------------------------------------------------------------------------
+
+    def delete(self, source: str) -> int:
+        """Remove a source's chunks and sections; return how many chunks went."""
+        ids = self._chunks.get(where={"source": source}, include=[])["ids"]
+        if ids:
+            self._chunks.delete(ids=ids)
+            parent_ids = self._parents.get(where={"source": source}, include=[])["ids"]
+            if parent_ids:
+                self._parents.delete(ids=parent_ids)
+            self._bump()
+        return len(ids)
+
+    def ingest(self, paths: list[str], progress: bool = True) -> IngestReport:
+        """Add files and folders; unchanged files are skipped, changed ones replaced."""
+        report = IngestReport()
+        prepared: list[_Prepared] = []
+        for path in iter_files(paths):
+            item = self._prepare(path, report)
+            if item is not None:
+                prepared.append(item)
+        new_chunks = [c for p in prepared for c in p.chunks if c.id not in p.old_ids]
+        vectors = self._embed(new_chunks, progress)
+        for item in prepared:
+            self._write(item, vectors, report)
+        if prepared:
+            self._bump()
+        return report
+
+    def _prepare(self, path: Path, report: IngestReport) -> _Prepared | None:
+        """Read and chunk a file unless it is unchanged; record failures by name."""
+        source = str(path)
+        try:
+            file_hash = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError as exc:
+            report.failed.append(f"{path}: {exc.strerror or exc}")
+            return None
+        existing = self._chunks.get(where={"source": source}, include=["metadatas"])
+        old_ids = set(existing["ids"])
+        if old_ids and all((m or {}).get("file_hash") == file_hash for m in existing["metadatas"]):
+            report.unchanged.append(source)
+            return None
+        try:
+            docs = load_file(path)
+        except LoadError as exc:
+            report.failed.append(str(exc))
+            return None
+        chunks, sections = chunk_documents(docs, source)
+        for chunk in chunks:
+            chunk.metadata["file_hash"] = file_hash
+        (report.replaced if old_ids else report.added).append(source)
+        return _Prepared(source, file_hash, chunks, sections, old_ids)
+
+    def _embed(self, chunks: list[Document], progress: bool) -> dict[str, list[float]]:
+        """Embed chunks in batches, with a progress bar on long work."""
+        from tqdm import tqdm  # noqa: PLC0415
+
+        vectors: dict[str, list[float]] = {}
+        with tqdm(
+            total=len(chunks),
+            desc="Embedding",
+            unit="chunk",
+            file=sys.stderr,
+            disable=not progress or len(chunks) < EMBED_BATCH,
+        ) as bar:
+            for start in range(0, len(chunks), EMBED_BATCH):
+                batch = chunks[start : start + EMBED_BATCH]
+                rows = self._embeddings.embed_documents([index_text(c) for c in batch])
+                vectors.update({str(c.id): row for c, row in zip(batch, rows, strict=True)})
+                bar.update(len(batch))
+        return vectors
+
+    def _write(
+        self, item: _Prepared, vectors: dict[str, list[float]], report: IngestReport
+    ) -> None:
+        """Add new chunks first, then remove stale ones: a crash leaves nothing lost."""
+        fresh = [c for c in item.chunks if c.id not in item.old_ids]
+        step = max(1, int(self._client.get_max_batch_size()) // 2)
+        for start in range(0, len(fresh), step):
+            batch = fresh[start : start + step]
+            self._chunks.upsert(
+                ids=[str(c.id) for c in batch],
+                embeddings=[vectors[str(c.id)] for c in batch],
+                documents=[c.page_content for c in batch],
+                metadatas=[_flat(c.metadata) for c in batch],
+            )
+        if item.sections:
+            unique = {s.id: s for s in item.sections}
+            self._parents.upsert(
+                ids=list(unique),
+                embeddings=[[0.0] for _ in unique],
+                documents=[s.text for s in unique.values()],
+                metadatas=[{"source": s.source} for s in unique.values()],
+            )
+        keep = {str(c.id) for c in item.chunks}
+        stale = sorted(item.old_ids - keep)
+        if stale:
+            self._chunks.delete(ids=stale)
+        old_parents = set(self._parents.get(where={"source": item.source}, include=[])["ids"])
+        stale_parents = sorted(old_parents - {s.id for s in item.sections})
+        if stale_parents:
+            self._parents.delete(ids=stale_parents)
+        report.chunks_added += len(fresh)
+        report.chunks_removed += len(stale)
+
+    def _bump(self) -> None:
+        """Advance the revision so every process rebuilds its BM25 index once."""
+        collection = self._client.get_collection(self.name, embedding_function=None)
+        meta = dict(collection.metadata or {})
+        meta["revision"] = int(meta.get("revision", 0)) + 1
+        collection.modify(metadata=meta)
+        self._keyword_refresh()
+
+    def _keyword_refresh(self) -> None:
+        """Rebuild and save the BM25 index now, so the next search does not pay for it."""
+        with self._lock:
+            self._keyword = self._rebuild_keyword_index(str(self.revision()))
+
+
+def _flat(meta: dict[str, Any]) -> dict[str, str | int | float | bool]:
+    """Keep metadata Chroma can store: scalars, with everything else as text."""
+    flat: dict[str, str | int | float | bool] = {}
+    for key, value in meta.items():
+        if value is None:
+            continue
+        flat[key] = value if isinstance(value, str | int | float | bool) else str(value)
+    return flat
