@@ -1,25 +1,33 @@
-# One command each: `make test` sets up and runs the whole suite; `make lint`, `make format`.
+# One command each: `make demo` sets up and answers questions over the sample knowledge base with
+# the embedded model; `make test` sets up and runs lint and every test tier (what CI runs).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 export LANGGRAPH_CLI_NO_ANALYTICS := 1
 export LANGGRAPH_NO_VERSION_CHECK := 1
 export LANGSMITH_TRACING := false
 
-.PHONY: setup test test-fast lint format dev clean
+.PHONY: setup demo test test-fast test-local lint format dev clean
 
 setup: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[dev]"
+	$(PY) -m pip install -q -e ".[local,dev]"
 	touch $@
 
+demo: setup
+	$(VENV)/bin/adaptive-rag demo
+
 test: setup lint
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not local_model"
+	$(PY) -m pytest -m local_model
 
 test-fast: setup
-	$(PY) -m pytest -m "not server"
+	$(PY) -m pytest -m "not server and not local_model"
+
+test-local: setup
+	$(PY) -m pytest -m local_model
 
 lint: setup
 	$(PY) -m ruff check .

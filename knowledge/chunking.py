@@ -36,14 +36,16 @@ def chunk_documents(
     splitter = RecursiveCharacterTextSplitter(
         chunk_size=chunk_chars, chunk_overlap=overlap, separators=SEPARATORS, keep_separator="end"
     )
-    headings = MarkdownHeaderTextSplitter(_HEADERS, strip_headers=False)
+    # headings go to metadata (and into index_text), so no chunk is a bare heading
+    headings = MarkdownHeaderTextSplitter(_HEADERS, strip_headers=True)
     chunks: list[Document] = []
     sections: list[Section] = []
     seen: set[str] = set()
     for doc in docs:
         for part in headings.split_text(doc.page_content):
             path = " > ".join(part.metadata[k] for _, k in _HEADERS if k in part.metadata)
-            parent = Section(stable_id(source, path, part.page_content), part.page_content, source)
+            whole = f"{path}\n\n{part.page_content}" if path else part.page_content
+            parent = Section(stable_id(source, path, part.page_content), whole, source)
             sections.append(parent)
             for text in splitter.split_text(part.page_content):
                 meta = {

@@ -97,8 +97,12 @@ class KnowledgeBase:
         collection: str = "default",
         embedding_model: str = "auto",
         create: bool = False,
+        embeddings: Embeddings | None = None,
     ) -> KnowledgeBase:
-        """Open a collection; with create=True make it (recording its embedding model)."""
+        """Open a collection; with create=True make it (recording its embedding model).
+
+        `embeddings` overrides the model built from `embedding_model` (which still names it).
+        """
         spec = resolve_embeddings_spec(embedding_model)
         client, where, bm25 = _client(kb_path)
         try:
@@ -131,7 +135,7 @@ class KnowledgeBase:
                 client.create_collection(f"{collection}.parents", embedding_function=None)
             except Exception as exc:
                 raise KnowledgeBaseError(f"cannot create collection {collection!r}: {exc}") from exc
-        return cls(client, collection, spec, load_embeddings(spec), where, bm25)
+        return cls(client, collection, spec, embeddings or load_embeddings(spec), where, bm25)
 
     def _collection(self, name: str, create: bool) -> Any:
         """Return a Chroma collection handle (ours, never Chroma's default embedder)."""

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 from adaptive_rag.prompts import (
     classify,
     decompose,
@@ -23,6 +26,7 @@ from adaptive_rag.prompts import (
 from adaptive_rag.services.web import WebSearchError
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -188,3 +192,25 @@ def web_docs() -> list[Document]:
             },
         )
     ]
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "sample_kb"
+
+
+class HashEmbeddings(Embeddings):
+    """Bag of hashed words (and CJK characters): deterministic, fast, meaning-blind."""
+
+    dim = 256
+
+    def _one(self, text: str) -> list[float]:
+        vec = np.zeros(self.dim, dtype=np.float32)
+        for token in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]", text.lower()):
+            vec[int(hashlib.md5(token.encode()).hexdigest(), 16) % self.dim] += 1.0
+        norm = float(np.linalg.norm(vec)) or 1.0
+        return (vec / norm).tolist()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._one(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._one(text)

@@ -1,0 +1,103 @@
+"""The real embedded model end to end over the sample knowledge base: one question per route."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from adaptive_rag import Context, build_graph
+from adaptive_rag.knowledge.store import KnowledgeBase
+from fakes import SAMPLE
+from langgraph.checkpoint.memory import InMemorySaver
+
+pytestmark = pytest.mark.local_model
+
+if importlib.util.find_spec("llama_cpp") is None and not os.environ.get("CI"):
+    pytest.skip("the real-model tier needs the `local` extra", allow_module_level=True)
+
+FAILURE_NOTES = ("failed", "could not", "not readable", "unavailable")
+
+
+@pytest.fixture(scope="module")
+def kb_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("e2e-kb")
+    docs = folder / "docs"
+    shutil.copytree(SAMPLE, docs)
+    KnowledgeBase.open(str(folder / "kb"), "quillon", create=True).ingest([str(docs)], False)
+    yield folder / "kb"
+
+
+@pytest.fixture(scope="module")
+def ask(kb_dir: Path) -> Any:
+    graph = build_graph(InMemorySaver())
+    ctx = Context(
+        kb_path=str(kb_dir),
+        collection="quillon",
+        kb_description="Quillon Labs: Kestrel sensors, Heron hubs, warranty, returns, support",
+    )
+
+    def run(question: str, thread: str = "t") -> dict[str, Any]:
+        out = graph.invoke(
+            {"question": question}, {"configurable": {"thread_id": thread}}, context=ctx
+        )
+        print(question, "->", out["route"], out["diagnostics"], out["answer"][:200])
+        assert out["diagnostics"]["steps"][-1] == "finalize"
+        bad = [n for n in out["diagnostics"]["notes"] if any(w in n for w in FAILURE_NOTES)]
+        assert not bad, f"structured output or a service failed: {bad}"
+        # budgets: 1 rewrite, 1 regeneration, 3 sub-questions: never more than this many calls
+        assert out["diagnostics"]["model_calls"] <= 14
+        return out
+
+    return run
+
+
+def cited_files(out: dict[str, Any]) -> set[str]:
+    return {Path(s["source"]).name for s in out["sources"]}
+
+
+def test_general(ask: Any) -> None:
+    out = ask("Hello!", thread="general")
+    assert out["route"]["category"] == "general" and out["diagnostics"]["retrievals"] == 0
+    assert out["answer"].strip()
+
+
+def test_simple_fact_cites_the_right_source(ask: Any) -> None:
+    out = ask(
+        "How long does the Kestrel K2 battery last at the default reporting interval?",
+        thread="simple",
+    )
+    assert out["route"]["category"] == "simple"
+    assert "14" in out["answer"] and "kestrel-k2.md" in cited_files(out)
+
+
+def test_chinese_question(ask: Any) -> None:
+    out = ask("Kestrel K2 的外壳防护等级是多少？", thread="zh")
+    assert "IP67" in out["answer"] and cited_files(out) & {"产品常见问题.md", "kestrel-k2.md"}
+
+
+def test_complex_question_is_decomposed(ask: Any) -> None:
+    out = ask("Compare the warranty of the Kestrel sensors and the Heron hub.", thread="complex")
+    assert out["route"]["category"] == "complex"
+    assert out["diagnostics"]["steps"].count("sub_question") >= 2
+    assert "warranty.md" in cited_files(out)
+
+
+def test_realtime_without_web_says_so(ask: Any) -> None:
+    out = ask("What is the latest Quillon firmware released today?", thread="realtime")
+    assert out["route"]["category"] == "realtime"
+    assert "The web could not be searched" in out["answer"]
+
+
+def test_follow_up_is_rewritten(ask: Any) -> None:
+    ask(
+        "How long does the Kestrel K2 battery last at the default reporting interval?",
+        thread="follow",
+    )
+    out = ask("And how much does it cost?", thread="follow")
+    assert "rewrite_with_history" in out["diagnostics"]["steps"]
+    assert "249" in out["answer"]

@@ -1,0 +1,85 @@
+"""The same knowledge base against a real `chroma run` server on loopback (CHROMA_HOST/PORT)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from adaptive_rag.knowledge.retriever import HybridRetriever
+from adaptive_rag.knowledge.store import KnowledgeBase
+from fakes import SAMPLE, HashEmbeddings
+
+pytestmark = pytest.mark.server
+
+
+@pytest.fixture(scope="module")
+def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    cli = shutil.which("chroma") or str(Path(sys.executable).parent / "chroma")
+    if not Path(cli).exists():
+        pytest.skip("the chroma CLI is not installed")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    folder = tmp_path_factory.mktemp("chroma-server")
+    log = (folder / "server.log").open("w")
+    proc = subprocess.Popen(
+        [cli, "run", "--path", str(folder / "data"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=1).is_success:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        else:
+            pytest.fail("chroma run did not start:\n" + (folder / "server.log").read_text()[-2000:])
+        yield "127.0.0.1", port
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=20)
+        log.close()
+
+
+def test_ingest_search_update_and_delete_through_the_server(
+    chroma_server: tuple[str, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host, port = chroma_server
+    monkeypatch.setenv("CHROMA_HOST", host)
+    monkeypatch.setenv("CHROMA_PORT", str(port))
+    docs = tmp_path / "docs"
+    shutil.copytree(SAMPLE, docs)
+
+    def open_kb(create: bool) -> KnowledgeBase:
+        return KnowledgeBase.open(
+            "", "server-test", "test:hash", create=create, embeddings=HashEmbeddings()
+        )
+
+    kb = open_kb(create=True)
+    assert kb.location == f"Chroma server {host}:{port}"
+    report = kb.ingest([str(docs)], progress=False)
+    assert len(report.added) == 8 and kb.count() == report.chunks_added
+    assert open_kb(create=True).ingest([str(docs)], progress=False).chunks_added == 0
+    hits = HybridRetriever(kb=open_kb(create=False), k=2).invoke("restocking fee for returns")
+    assert hits and hits[0].metadata["title"] == "Returns"
+    returns = str((docs / "policies" / "returns.md").resolve())
+    assert kb.delete(returns) > 0
+    after: Any = HybridRetriever(kb=open_kb(create=False), k=3, mode="keyword").invoke(
+        "restocking fee"
+    )
+    assert all(h.metadata["source"] != returns for h in after)

@@ -1,0 +1,101 @@
+"""Loaders: Markdown titles, HTML headings, PDF pages, JSONL metadata; chunking of Chinese."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from adaptive_rag.knowledge.chunking import chunk_documents, stable_id
+from adaptive_rag.knowledge.keyword import tokenize
+from adaptive_rag.knowledge.loading import LoadError, iter_files, load_file
+
+
+def make_pdf(text: str) -> bytes:
+    """Write a one-page PDF showing `text`, with a correct cross-reference table."""
+    stream = f"BT /F1 12 Tf 20 50 Td ({text}) Tj ET".encode()
+    objects = [
+        b"<</Type/Catalog/Pages 2 0 R>>",
+        b"<</Type/Pages/Kids[3 0 R]/Count 1>>",
+        b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 300 100]/Contents 4 0 R"
+        b"/Resources<</Font<</F1 5 0 R>>>>>>",
+        b"<</Length %d>>stream\n%s\nendstream" % (len(stream), stream),
+        b"<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def test_markdown_title_and_html_headings(tmp_path: Path) -> None:
+    md = tmp_path / "a.md"
+    md.write_text("Intro\n\n# Real Title\n\nBody")
+    assert load_file(md)[0].metadata["title"] == "Real Title"
+    html = tmp_path / "b.html"
+    html.write_text("<html><script>x()</script><h1>Page</h1><p>Para one.</p><h2>Sub</h2><p>Two</p>")
+    text = load_file(html)[0].page_content
+    assert "# Page" in text and "## Sub" in text and "x()" not in text
+
+
+def test_pdf_pages(tmp_path: Path) -> None:
+    pdf = tmp_path / "manual.pdf"
+    pdf.write_bytes(make_pdf("Osprey drone manual"))
+    docs = load_file(pdf)
+    assert "Osprey drone manual" in docs[0].page_content and docs[0].metadata["page"] == 1
+
+
+def test_jsonl_keeps_flat_metadata(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    path.write_text(
+        '{"text": "alpha", "doc_id": "d1", "title": "A", "tags": ["x"]}\n\n{"text": "beta"}\n'
+    )
+    docs = load_file(path)
+    assert [d.page_content for d in docs] == ["alpha", "beta"]
+    assert docs[0].metadata == {"doc_id": "d1", "title": "A", "line": 1}
+    assert docs[1].metadata["title"] == "c #3"
+
+
+def test_unsupported_and_missing_files(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="unsupported type .docx"):
+        load_file(tmp_path / "x.docx")
+    with pytest.raises(LoadError, match="missing.md"):
+        load_file(tmp_path / "missing.md")
+
+
+def test_iter_files_walks_folders_in_order(tmp_path: Path) -> None:
+    (tmp_path / "b.md").write_text("b")
+    (tmp_path / "a.txt").write_text("a")
+    (tmp_path / "skip.bin").write_bytes(b"\0")
+    assert [p.name for p in iter_files([tmp_path])] == ["a.txt", "b.md"]
+
+
+def test_chunking_respects_headings_overlaps_and_handles_chinese() -> None:
+    from langchain_core.documents import Document
+
+    zh = "。".join(f"第{i}句话讲的是传感器的电池寿命和防水等级" for i in range(80)) + "。"
+    doc = Document(
+        page_content=f"# 手册\n\n## 电池\n\n{zh}\n\n## 保修\n\n三年保修。",
+        metadata={"title": "手册"},
+    )
+    chunks, sections = chunk_documents([doc], "manual.md", chunk_chars=300, overlap=60)
+    assert [s.text.splitlines()[0] for s in sections] == ["手册 > 电池", "手册 > 保修"]
+    assert not any(c.page_content.startswith("#") for c in chunks)
+    battery = [c for c in chunks if c.metadata["section"] == "手册 > 电池"]
+    assert len(battery) > 3 and all(len(c.page_content) <= 300 for c in battery)
+    assert all(c.page_content.endswith("。") for c in battery[:-1])  # cut at sentence ends
+    assert battery[1].page_content[:10] in battery[0].page_content  # overlap
+    assert [c.metadata["position"] for c in chunks] == list(range(len(chunks)))
+    again, _ = chunk_documents([doc], "manual.md", chunk_chars=300, overlap=60)
+    assert [c.id for c in again] == [c.id for c in chunks]  # stable ids
+    assert stable_id("a", "b") != stable_id("ab")
+
+
+def test_tokenizer_cuts_chinese_and_drops_stopwords() -> None:
+    assert tokenize("What is the warranty of the Heron hub?") == ["warranty", "heron", "hub"]
+    assert "保修" in tokenize("Heron 网关的保修期是多久？")

@@ -1,0 +1,53 @@
+"""Reciprocal rank fusion, filters and small-to-big."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from adaptive_rag.knowledge.retriever import HybridRetriever, chroma_where, reciprocal_rank_fusion
+from fakes import SAMPLE
+
+
+def test_rrf_rewards_agreement_and_deduplicates() -> None:
+    fused = reciprocal_rank_fusion([["a", "b", "c"], ["b", "d", "b"]], k=60)
+    ids = [i for i, _ in fused]
+    assert ids[0] == "b" and sorted(ids) == ["a", "b", "c", "d"]
+    assert dict(fused)["b"] == 1 / 62 + 1 / 61
+
+
+def test_chroma_where() -> None:
+    assert chroma_where(None) is None
+    assert chroma_where({"a": 1}) == {"a": 1}
+    assert chroma_where({"a": 1, "b": "x"}) == {"$and": [{"a": 1}, {"b": "x"}]}
+
+
+def test_hybrid_returns_k_unique_chunks_with_scores(open_kb: Any, tmp_path: Path) -> None:
+    kb = open_kb()
+    kb.ingest([str(SAMPLE)], progress=False)
+    docs = HybridRetriever(kb=kb, k=4).invoke("How long does the Kestrel K2 battery last?")
+    assert len(docs) == 4 and len({d.id for d in docs}) == 4
+    assert docs[0].metadata["section"].endswith("Battery and radio")
+    assert all(d.metadata["score"] > 0 for d in docs)
+
+
+def test_metadata_filter_applies_to_both_channels(open_kb: Any, tmp_path: Path) -> None:
+    kb = open_kb()
+    kb.ingest([str(SAMPLE)], progress=False)
+    where = {"title": "Returns"}
+    for mode in ("hybrid", "vector", "keyword"):
+        docs = HybridRetriever(kb=kb, k=3, where=where, mode=mode).invoke("warranty battery fee")
+        assert docs and all(d.metadata["title"] == "Returns" for d in docs), mode
+
+
+def test_small_to_big_returns_whole_sections_once(open_kb: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "long"
+    folder.mkdir()
+    body = " ".join(f"Sentence {i} about the Osprey drone battery." for i in range(120))
+    (folder / "osprey.md").write_text(f"# Osprey\n\n## Battery\n\n{body}\n")
+    kb = open_kb()
+    kb.ingest([str(folder)], progress=False)
+    small = HybridRetriever(kb=kb, k=3).invoke("Osprey drone battery")
+    big = HybridRetriever(kb=kb, k=3, small_to_big=True).invoke("Osprey drone battery")
+    assert len(small) == 3 and len(big) == 1
+    assert len(big[0].page_content) > max(len(d.page_content) for d in small)
