@@ -220,6 +220,44 @@ def demo(
             _exit_for(out)
 
 
+bench = typer.Typer(help="Benchmarks over ../shared/data that print figures (no asserts).")
+app.add_typer(bench, name="bench")
+
+
+@bench.command("retrieval")
+def bench_retrieval(
+    limit: Annotated[int, typer.Option(help="Questions per data set.")] = 200,
+    sizes: Annotated[
+        str, typer.Option(help="Synthetic collection sizes for latency.")
+    ] = "1000,10000,100000",
+    embedding_model: Annotated[str, typer.Option(help="Embedding model.")] = "auto",
+    out: Annotated[Path | None, typer.Option(help="Also write the tables here (Markdown).")] = None,
+) -> None:
+    """Recall of BM25, vector and hybrid search; ingestion speed; latency at scale."""
+    from adaptive_rag.evaluation import retrieval_bench as rb  # noqa: PLC0415
+
+    recall = rb.recall_table(limit, embedding_model)
+    scale = rb.scale_table([int(s) for s in sizes.split(",") if s.strip()])
+    text = f"### Recall\n\n{rb.markdown(recall)}\n\n### Latency at scale\n\n{rb.markdown(scale)}\n"
+    typer.echo(text)
+    if out:
+        out.write_text(text)
+
+
+@bench.command("models")
+def bench_models(
+    limit: Annotated[int, typer.Option(help="Items per task.")] = 20,
+    out: Annotated[Path | None, typer.Option(help="Also write the table here (Markdown).")] = None,
+) -> None:
+    """Embedded model: load time; per node latency, tokens and parse failures."""
+    from adaptive_rag.evaluation import model_bench as mb  # noqa: PLC0415
+
+    text = mb.run(limit)
+    typer.echo(text)
+    if out:
+        out.write_text(text)
+
+
 def main() -> None:
     """Run the CLI (console script entry point)."""
     app()

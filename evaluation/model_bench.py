@@ -1,0 +1,167 @@
+"""Benchmark the embedded chat model node by node, with the graph's own prompts."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from adaptive_rag.evaluation.data import data_dir, read_jsonl, retrieval_sets
+from adaptive_rag.evaluation.metrics import f1
+from adaptive_rag.graph.context import Context
+from adaptive_rag.nodes.classify import classify
+from adaptive_rag.nodes.decompose import decompose
+from adaptive_rag.nodes.generate import generate
+from adaptive_rag.nodes.grade_documents import grade_documents
+from adaptive_rag.nodes.rewrite_with_history import rewrite_with_history
+from adaptive_rag.nodes.self_check import self_check
+from adaptive_rag.services import Services
+from adaptive_rag.services.local_model import load_local_model
+from langchain_core.documents import Document
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.runtime import Runtime
+
+LABELS = {"A": "general", "B": "simple", "C": "complex"}
+
+
+class Task:
+    """Latency, tokens, parse failures and a quality figure for one node type."""
+
+    def __init__(self, name: str, quality: str) -> None:
+        self.name, self.quality_name = name, quality
+        self.seconds: list[float] = []
+        self.tokens_in: list[int] = []
+        self.tokens_out: list[int] = []
+        self.failures = 0
+        self.quality: list[float] = []
+
+    def run(
+        self, node: Callable[..., dict[str, Any]], state: dict[str, Any], services: Services
+    ) -> dict[str, Any]:
+        """Call a node once and record what it cost."""
+        started = time.perf_counter()
+        update = node(state, Runtime(context=Context()), services)
+        self.seconds.append(time.perf_counter() - started)
+        self.tokens_in.append(int(update.get("tokens_in", 0)))
+        self.tokens_out.append(int(update.get("tokens_out", 0)))
+        return update
+
+    def row(self) -> dict[str, Any]:
+        """Summarise as a table row."""
+        n = len(self.seconds)
+        return {
+            "node": self.name,
+            "calls": n,
+            "median_s": round(statistics.median(self.seconds), 2) if n else "-",
+            "median_tokens_in": int(statistics.median(self.tokens_in)) if n else "-",
+            "median_tokens_out": int(statistics.median(self.tokens_out)) if n else "-",
+            "parse_failures": f"{self.failures}/{n}",
+            "quality": f"{self.quality_name} {statistics.mean(self.quality):.2f}"
+            if self.quality
+            else "-",
+        }
+
+
+def run(limit: int, seed: int = 3) -> str:
+    """Run every task on `limit` items and return a Markdown report."""
+    started = time.perf_counter()
+    model = load_local_model()
+    load_s = time.perf_counter() - started
+    services = Services(chat_model=model, no_web=True)
+    rng = random.Random(seed)
+    tasks = [
+        _classify(services, rng, limit),
+        *_grade_generate_check(services, rng, limit),
+        _rewrite(services, rng, limit),
+        _decompose(services, rng, max(3, limit // 2)),
+    ]
+    rows = [t.row() for t in tasks]
+    keys = list(rows[0])
+    table = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    table += ["| " + " | ".join(str(r[k]) for k in keys) + " |" for r in rows]
+    return f"Model load: {load_s:.1f}s\n\n" + "\n".join(table) + "\n"
+
+
+def _classify(services: Services, rng: random.Random, limit: int) -> Task:
+    task = Task("classify (model path)", "accuracy vs A/B/C")
+    rows = read_jsonl(data_dir() / "routing" / "adaptive_rag_silver_dev.jsonl")
+    rng.shuffle(rows)
+    for row in rows[:limit]:
+        q = row["question"]
+        update = task.run(classify, {"standalone": q, "query": q, "messages": []}, services)
+        route = update["route"]
+        task.failures += route["method"] == "default"
+        task.quality.append(float(route["category"] == LABELS[row["label"]]))
+    return task
+
+
+def _grade_generate_check(services: Services, rng: random.Random, limit: int) -> list[Task]:
+    grade, gen, check = (
+        Task("grade_documents (4 docs)", "gold kept"),
+        Task("generate (rag)", "answer F1"),
+        Task("self_check", "passed"),
+    )
+    squad = next(s for s in retrieval_sets(["squad2"]))
+    docs = {d["doc_id"]: d for d in squad.corpus}
+    questions = list(squad.questions)
+    rng.shuffle(questions)
+    for q in questions[:limit]:
+        gold = q["gold_doc_ids"][0]
+        others = rng.sample([i for i in docs if i != gold], 3)
+        order = [gold, *others]
+        rng.shuffle(order)
+        batch = [
+            Document(page_content=docs[i]["text"][:1200], metadata={"id": i, "title": i})
+            for i in order
+        ]
+        state: dict[str, Any] = {"standalone": q["question"], "documents": batch}
+        update = grade.run(grade_documents, state, services)
+        grade.failures += not update.get("graded", True)
+        kept = update.get("documents", batch)
+        grade.quality.append(float(any(getattr(d, "metadata", {}).get("id") == gold for d in kept)))
+        gold_doc = [d for d in batch if d.metadata["id"] == gold]
+        state = {
+            "standalone": q["question"],
+            "documents": gold_doc,
+            "route": {"category": "simple"},
+        }
+        answer = gen.run(generate, state, services)
+        gen.failures += answer.get("mode") == "none"
+        gen.quality.append(f1(answer["answer"], q["answers"]))
+        state = {**state, "answer": answer["answer"], "sources": answer.get("sources", [])}
+        verdict = check.run(self_check, state, services)["check"]
+        check.failures += not verdict["parsed"]
+        check.quality.append(float(verdict["grounded"] and verdict["answers_question"]))
+    return [grade, gen, check]
+
+
+def _rewrite(services: Services, rng: random.Random, limit: int) -> Task:
+    task = Task("rewrite_with_history", "F1 vs gold rewrite")
+    rows = read_jsonl(data_dir() / "canard" / "canard_dev_300.jsonl")
+    rng.shuffle(rows)
+    for row in rows[:limit]:
+        history = row["history"][-6:]
+        messages: list[Any] = [
+            (HumanMessage if i % 2 == len(history) % 2 else AIMessage)(content=text)
+            for i, text in enumerate(history)
+        ]
+        messages.append(HumanMessage(content=row["question"]))
+        update = task.run(
+            rewrite_with_history, {"query": row["question"], "messages": messages}, services
+        )
+        task.failures += "standalone" not in update
+        task.quality.append(f1(update.get("standalone", row["question"]), [row["rewrite"]]))
+    return task
+
+
+def _decompose(services: Services, rng: random.Random, limit: int) -> Task:
+    task = Task("decompose", "2-4 parts")
+    rows = read_jsonl(data_dir() / "multihop_rag" / "queries.jsonl")
+    rng.shuffle(rows)
+    for row in rows[:limit]:
+        update = task.run(decompose, {"standalone": row["query"]}, services)
+        task.failures += any("not readable" in n for n in [update.get("notes", "")])
+        task.quality.append(float(2 <= len(update.get("sub_questions") or []) <= 4))
+    return task

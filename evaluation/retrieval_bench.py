@@ -1,0 +1,136 @@
+"""Retrieval benchmark: BM25 vs vector vs hybrid recall, ingestion speed, latency at scale."""
+
+from __future__ import annotations
+
+import random
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from adaptive_rag.evaluation.data import corpus_to_jsonl, retrieval_sets
+from adaptive_rag.knowledge.retriever import HybridRetriever
+from adaptive_rag.knowledge.store import KnowledgeBase
+
+MODES: tuple[Literal["keyword", "vector", "hybrid"], ...] = ("keyword", "vector", "hybrid")
+
+
+def ranked_doc_ids(retriever: HybridRetriever, question: str) -> list[str]:
+    """Return unique document ids in rank order (chunks of one document count once)."""
+    docs = retriever.invoke(question)
+    return list(dict.fromkeys(str(d.metadata.get("doc_id")) for d in docs))
+
+
+def score(ranked: list[str], gold: set[str]) -> dict[str, float]:
+    """Hit@4, Hit@10, AllGold@4, AllGold@10 and MRR@10 for one question."""
+    rr = next((1.0 / (i + 1) for i, d in enumerate(ranked[:10]) if d in gold), 0.0)
+    return {
+        "hit@4": float(bool(gold & set(ranked[:4]))),
+        "hit@10": float(bool(gold & set(ranked[:10]))),
+        "allgold@4": float(gold <= set(ranked[:4])),
+        "allgold@10": float(gold <= set(ranked[:10])),
+        "mrr@10": rr,
+    }
+
+
+def recall_table(limit: int, embedding_model: str, seed: int = 7) -> list[dict[str, Any]]:
+    """Ingest each shared corpus into a fresh collection and score the three channels."""
+    rows = []
+    for dataset in retrieval_sets():
+        with tempfile.TemporaryDirectory() as tmp:
+            path = corpus_to_jsonl(dataset.corpus, Path(tmp) / f"{dataset.name}.jsonl")
+            kb = KnowledgeBase.open(
+                tmp + "/kb", dataset.name.replace("_", "-"), embedding_model, create=True
+            )
+            started = time.perf_counter()
+            kb.ingest([str(path)], progress=True)
+            ingest_s = time.perf_counter() - started
+            questions = list(dataset.questions)
+            random.Random(seed).shuffle(questions)
+            questions = questions[:limit]
+            for mode in MODES:
+                retriever = HybridRetriever(kb=kb, k=30, fetch_k=30, mode=mode)
+                per_q, latencies = [], []
+                for q in questions:
+                    t0 = time.perf_counter()
+                    ranked = ranked_doc_ids(retriever, q["question"])
+                    latencies.append(time.perf_counter() - t0)
+                    per_q.append(score(ranked, set(q["gold_doc_ids"])))
+                row = {"dataset": dataset.name, "mode": mode, "questions": len(per_q)}
+                row.update({m: round(statistics.mean(s[m] for s in per_q), 3) for m in per_q[0]})
+                row["median_ms"] = round(1000 * statistics.median(latencies), 1)
+                row["chunks"] = kb.count()
+                row["ingest_chunks_per_s"] = round(kb.count() / ingest_s, 1)
+                rows.append(row)
+                print(row, flush=True)  # noqa: T201 - a benchmark prints figures
+    return rows
+
+
+def scale_table(sizes: list[int], dim: int = 384, queries: int = 50) -> list[dict[str, Any]]:
+    """Vector, BM25 and hybrid latency with synthetic chunks (random vectors, random words)."""
+    from langchain_core.embeddings import Embeddings  # noqa: PLC0415
+
+    rng = np.random.default_rng(0)
+    vocab = [f"w{i}" for i in range(20000)]
+
+    class RandomEmbeddings(Embeddings):
+        def embed_documents(self, texts: list[str]) -> list[list[float]]:
+            return [self.embed_query(t) for t in texts]
+
+        def embed_query(self, text: str) -> list[float]:
+            vec = rng.standard_normal(dim).astype(np.float32)
+            return [float(x) for x in vec / np.linalg.norm(vec)]
+
+    rows = []
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            kb = KnowledgeBase.open(
+                tmp, "scale", "test:random", create=True, embeddings=RandomEmbeddings()
+            )
+            collection = kb._chunks  # bulk load synthetic chunks without the ingestion pipeline
+            started = time.perf_counter()
+            step = 5000
+            for start in range(0, size, step):
+                n = min(step, size - start)
+                vecs = rng.standard_normal((n, dim)).astype(np.float32)
+                vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+                texts = [" ".join(rng.choice(vocab, 60)) for _ in range(n)]
+                collection.add(
+                    ids=[f"c{start + i}" for i in range(n)],
+                    embeddings=vecs.tolist(),
+                    documents=texts,
+                    metadatas=[
+                        {"source": "synthetic", "doc_id": f"d{start + i}"} for i in range(n)
+                    ],
+                )
+            kb._bump()  # builds and saves the BM25 index
+            load_s = time.perf_counter() - started
+            row: dict[str, Any] = {"chunks": size, "load_s": round(load_s, 1)}
+            for mode in MODES:
+                retriever = HybridRetriever(kb=kb, k=10, fetch_k=20, mode=mode)
+                times = []
+                for _ in range(queries):
+                    query = " ".join(rng.choice(vocab, 8))
+                    t0 = time.perf_counter()
+                    retriever.invoke(query)
+                    times.append(1000 * (time.perf_counter() - t0))
+                times.sort()
+                row[f"{mode}_median_ms"] = round(statistics.median(times), 1)
+                row[f"{mode}_p95_ms"] = round(times[int(0.95 * (len(times) - 1))], 1)
+            row["max_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+            rows.append(row)
+            print(row, flush=True)  # noqa: T201
+    return rows
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """Render rows as a Markdown table."""
+    if not rows:
+        return ""
+    keys = list(rows[0])
+    lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    lines += ["| " + " | ".join(str(r.get(k, "")) for k in keys) + " |" for r in rows]
+    return "\n".join(lines)

@@ -1,0 +1,84 @@
+"""The command line: ingest, list, delete and ask, with exit codes a user can act on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from adaptive_rag.cli import main as cli
+from adaptive_rag.knowledge import embeddings
+from adaptive_rag.services import chat
+from fakes import SAMPLE, HashEmbeddings, ScriptedChatModel
+from typer.testing import CliRunner
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _offline_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ADAPTIVE_RAG_DATA", str(tmp_path / "data"))
+    monkeypatch.delenv("CHROMA_HOST", raising=False)
+    monkeypatch.setattr(embeddings, "_CACHE", {"local:multilingual-e5-small": HashEmbeddings()})
+
+
+def invoke(*args: str) -> Any:
+    return runner.invoke(cli.app, list(args))
+
+
+def test_ingest_list_delete(tmp_path: Path) -> None:
+    kb = str(tmp_path / "kb")
+    result = invoke("ingest", str(SAMPLE), "--kb-path", kb, "-c", "demo")
+    assert result.exit_code == 0, result.output
+    assert "8 added" in result.output and "0 failed" in result.output
+    again = invoke("ingest", str(SAMPLE), "--kb-path", kb, "-c", "demo")
+    assert "8 unchanged" in again.output
+    listing = invoke("list", "--kb-path", kb, "-c", "demo")
+    assert "returns.md" in listing.output and listing.exit_code == 0
+    returns = str((SAMPLE / "policies" / "returns.md").resolve())
+    deleted = invoke("delete", returns, "--kb-path", kb, "-c", "demo")
+    assert deleted.exit_code == 0 and "removed" in deleted.output
+    assert invoke("delete", returns, "--kb-path", kb, "-c", "demo").exit_code == 1
+
+
+def test_listing_a_missing_knowledge_base_exits_3_with_the_fix(tmp_path: Path) -> None:
+    result = invoke("list", "--kb-path", str(tmp_path / "none"), "-c", "nothing")
+    assert result.exit_code == cli.EXIT_NO_KB
+    assert "adaptive-rag ingest" in result.output
+
+
+def test_ingest_of_only_unreadable_files_fails(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff\xfe\xfa")
+    result = invoke("ingest", str(bad), "--kb-path", str(tmp_path / "kb"))
+    assert result.exit_code == 1 and "not UTF-8" in result.output
+
+
+def test_ask_prints_answer_sources_and_route(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = str(tmp_path / "kb")
+    invoke("ingest", str(SAMPLE), "--kb-path", kb)
+    monkeypatch.setattr(chat, "_MODELS", {chat.LOCAL_MODEL: ScriptedChatModel.with_script()})
+    result = invoke("ask", "How long does the Kestrel K2 battery last?", "--kb-path", kb)
+    assert result.exit_code == 0, result.output
+    assert "The answer is in the sources [1]." in result.output
+    assert "Sources:" in result.output and "route: simple" in result.output
+    thread = result.output.strip().splitlines()[-1].removeprefix("thread: ")
+    follow = invoke("ask", "And the price?", "--kb-path", kb, "--thread", thread, "--json")
+    data = json.loads(follow.output)
+    assert len(data["messages"]) == 4  # the thread survived between processes (SQLite)
+    assert data["route"]["category"] == "simple"
+
+
+def test_ask_without_a_model_exits_4(tmp_path: Path) -> None:
+    result = invoke("ask", "Hello!", "--kb-path", str(tmp_path / "kb"))
+    assert result.exit_code == cli.EXIT_NO_MODEL
+    assert "could not answer" in result.output
+
+
+def test_bad_input_and_bad_config(tmp_path: Path) -> None:
+    assert invoke("ask", "  ").exit_code == cli.EXIT_BAD_CONFIG
+    result = invoke("ask", "hi", "--collection", " ")
+    assert result.exit_code == cli.EXIT_BAD_CONFIG and "collection" in result.output
