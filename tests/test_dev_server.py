@@ -9,6 +9,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,8 +37,11 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    cli = shutil.which("langgraph")
+    beside = Path(sys.executable).parent / "langgraph"  # the venv's bin may not be on PATH
+    cli = str(beside) if beside.exists() else shutil.which("langgraph")
     if cli is None:
+        if os.environ.get("CI"):
+            pytest.fail("langgraph-cli is not installed (pip install -e '.[dev]')")
         pytest.skip("langgraph-cli is not installed (pip install -e '.[dev]')")
     work = tmp_path_factory.mktemp("dev")
     project = json.loads((ROOT / "langgraph.json").read_text())
