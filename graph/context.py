@@ -67,6 +67,20 @@ class Context:
         default=False,
         metadata={"description": "Return each hit's whole section instead of the chunk."},
     )
+    multi_query: bool = field(
+        default=False,
+        metadata={
+            "description": "Search with two extra model-written queries and fuse the results"
+            " (one more model call per retrieval)."
+        },
+    )
+    hyde: bool = field(
+        default=False,
+        metadata={
+            "description": "HyDE: also search with a model-written hypothetical answer passage"
+            " (one more model call per retrieval)."
+        },
+    )
     correct_threshold: float = field(
         default=0.7,
         metadata={

@@ -1,14 +1,74 @@
-"""Retrieve: search the knowledge base with the current query."""
+"""Retrieve: search the knowledge base with the current query (optionally expanded first)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import RESET, State
+from adaptive_rag.graph.state import RESET, State, doc_key
+from adaptive_rag.knowledge.retriever import reciprocal_rank_fusion
+from adaptive_rag.prompts import retrieve as prompts
 from adaptive_rag.services import Services
+from adaptive_rag.services.chat import call_model
 from adaptive_rag.services.retrieval import retrieve as search
+from langchain_core.documents import Document
+from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
+
+EXTRA_QUERIES = 2
+
+
+class Queries(BaseModel):
+    """The multi-query expander's reply."""
+
+    queries: list[str] = Field(default_factory=list)
+
+
+def expand(query: str, ctx: Context, services: Services, update: dict[str, Any]) -> list[str]:
+    """Return the queries to search: the query itself, plus multi-query and HyDE variants."""
+    queries = [query]
+    for enabled, system, schema in (
+        (ctx.multi_query, prompts.MULTI_QUERY_SYSTEM.format(n=EXTRA_QUERIES), Queries),
+        (ctx.hyde, prompts.HYDE_SYSTEM, None),
+    ):
+        if not enabled:
+            continue
+        try:
+            reply = call_model(
+                services.fast(ctx),
+                [SystemMessage(system), HumanMessage(prompts.USER.format(question=query))],
+                schema,
+            )
+        except Exception as exc:  # expansion is an extra: without it, search as asked
+            update["notes"] = f"retrieve: query expansion failed ({type(exc).__name__})"
+            continue
+        for key in ("model_calls", "tokens_in", "tokens_out"):
+            update[key] = update.get(key, 0) + reply.usage()[key]
+        if schema is None:
+            queries.append(reply.text)
+        else:
+            try:
+                extra = Queries.model_validate_json(_json(reply.text)).queries
+            except ValueError:
+                update["notes"] = "retrieve: multi-query reply was not readable"
+                extra = []
+            queries.extend(q.strip() for q in extra[:EXTRA_QUERIES] if q.strip())
+    return list(dict.fromkeys(q for q in queries if q))
+
+
+def _json(text: str) -> str:
+    """Cut the JSON object out of a reply."""
+    return text[text.find("{") : text.rfind("}") + 1]
+
+
+def fuse(results: list[list[Document]], k: int) -> list[Document]:
+    """Fuse several result lists by reciprocal rank, keeping the top k documents."""
+    if len(results) == 1:
+        return results[0][:k]
+    by_key = {doc_key(d): d for docs in results for d in docs}
+    fused = reciprocal_rank_fusion([[doc_key(d) for d in docs] for docs in results])
+    return [by_key[key] for key, _ in fused[:k]]
 
 
 def retrieve(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
@@ -16,8 +76,10 @@ def retrieve(state: State, runtime: Runtime[Context], services: Services) -> dic
     ctx = context_of(runtime)
     query = state.get("search_query") or state.get("standalone") or ""
     update: dict[str, Any] = {"steps": "retrieve", "retrievals": 1, "doc_scores": []}
+    queries = expand(query, ctx, services, update) if (ctx.multi_query or ctx.hyde) else [query]
     try:
-        docs = search(services.kb(ctx), query, ctx.k)
+        kb = services.kb(ctx)
+        docs = fuse([search(kb, q, ctx.k) for q in queries], ctx.k)
     except Exception as exc:  # store down, no knowledge base: continue without documents
         update["notes"] = f"retrieve: knowledge base unavailable ({type(exc).__name__}: {exc})"
         docs = []

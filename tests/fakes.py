@@ -18,6 +18,7 @@ from adaptive_rag.prompts import (
     generate,
     grade_documents,
     refine,
+    retrieve,
     rewrite_with_history,
     self_check,
     sub_question,
@@ -46,6 +47,8 @@ ROLES: list[tuple[str, str]] = [
     ("synthesis", generate.SYNTHESIS_SYSTEM[:40]),
     ("check", self_check.SYSTEM[:40]),
     ("sub", sub_question.SYSTEM[:40]),
+    ("multi_query", "different search queries"),
+    ("hyde", retrieve.HYDE_SYSTEM[:40]),
 ]
 
 Reply = str | Exception | Callable[[str], str]
@@ -72,6 +75,8 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
     "synthesis": "Combined answer [1][2].",
     "check": '{"grounded": true, "answers_question": true, "feedback": ""}',
     "sub": "Sub-answer [1].",
+    "multi_query": '{"queries": ["Aurora lamp watts", "lamp power use"]}',
+    "hyde": "The Zephyr X2 kettle holds 1.7 litres.",
 }
 
 

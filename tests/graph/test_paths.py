@@ -307,3 +307,21 @@ def test_a_retry_that_finds_nothing_keeps_the_earlier_checked_answer(make_harnes
     assert out["answer"].startswith("The answer is in the sources [1].")
     assert "Unverified" in out["answer"] and out["verified"] is False
     assert out["sources"] and out["sources"][0]["title"] == "Zephyr X2"
+
+
+def test_multi_query_and_hyde_add_fused_results(make_harness: Any) -> None:
+    h = make_harness()
+    plain = h.ask("How big is the Zephyr X2 kettle?", k=1)
+    assert [s["title"] for s in plain["sources"]] == ["Zephyr X2"]
+    assert "multi_query" not in h.model.roles() and "hyde" not in h.model.roles()
+    out = h.ask("How big is the Zephyr X2 kettle?", k=2, multi_query=True, hyde=True)
+    assert h.model.roles()["multi_query"] == 1 and h.model.roles()["hyde"] == 1
+    rag = [user for role, user in h.model.calls if role == "rag"][-1]
+    assert "Zephyr X2" in rag and "Aurora lamp" in rag  # the expansion found the lamp too
+    assert out["diagnostics"]["retrievals"] == 1
+
+
+def test_failed_expansion_still_searches(make_harness: Any) -> None:
+    h = make_harness(multi_query=RuntimeError("down"), hyde="")
+    out = h.ask("How big is the Zephyr X2 kettle?", multi_query=True, hyde=True)
+    assert out["sources"] and any("expansion failed" in n for n in out["diagnostics"]["notes"])
