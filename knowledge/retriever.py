@@ -4,22 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
-
-RRF_K = 60
-
-
-def reciprocal_rank_fusion(rankings: list[list[str]], k: int = RRF_K) -> list[tuple[str, float]]:
-    """Fuse ranked id lists: score(id) = sum of 1 / (k + rank); ties keep first-seen order."""
-    scores: dict[str, float] = {}
-    for ranking in rankings:
-        for rank, item in enumerate(dict.fromkeys(ranking), start=1):
-            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
-    return sorted(scores.items(), key=lambda pair: -pair[1])
 
 
 def matches(meta: dict[str, Any], where: dict[str, Any] | None) -> bool:

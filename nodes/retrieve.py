@@ -6,7 +6,7 @@ from typing import Any
 
 from adaptive_rag.graph.context import Context, context_of
 from adaptive_rag.graph.state import RESET, State, doc_key
-from adaptive_rag.knowledge.retriever import reciprocal_rank_fusion
+from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.prompts import retrieve as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model
