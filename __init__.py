@@ -1,5 +1,6 @@
 """adaptive-rag: a LangGraph agent that decides, per question, how much retrieval it deserves."""
 
+from adaptive_rag.graph.as_tool import as_tool
 from adaptive_rag.graph.builder import build_builder, build_graph
 from adaptive_rag.graph.context import Context
 from adaptive_rag.graph.state import InputState, OutputState, Source, State
@@ -16,6 +17,7 @@ __all__ = [
     "Source",
     "State",
     "agent",
+    "as_tool",
     "build_builder",
     "build_graph",
 ]
