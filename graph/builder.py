@@ -8,6 +8,7 @@ from typing import Any
 from adaptive_rag.graph import edges
 from adaptive_rag.graph.context import Context
 from adaptive_rag.graph.state import InputState, OutputState, State, SubQuestionState
+from adaptive_rag.nodes.clarify import clarify
 from adaptive_rag.nodes.classify import classify
 from adaptive_rag.nodes.decompose import decompose
 from adaptive_rag.nodes.finalize import finalize
@@ -54,6 +55,7 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
         intake,
         classify,
         rewrite_with_history,
+        clarify,
         decompose,
         retrieve,
         grade_documents,
@@ -71,6 +73,7 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
     builder.add_conditional_edges("intake", edges.after_intake)
     builder.add_conditional_edges("classify", edges.route_question)
     builder.add_edge("rewrite_with_history", "classify")
+    builder.add_conditional_edges("clarify", edges.after_clarify)
     builder.add_conditional_edges("decompose", edges.fan_out, ["sub_question", "retrieve"])
     builder.add_edge("sub_question", "generate")
     builder.add_edge("retrieve", "grade_documents")

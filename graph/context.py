@@ -126,6 +126,13 @@ class Context:
         default=True,
         metadata={"description": "Check answers for groundedness and relevance (Self-RAG)."},
     )
+    clarify: bool = field(
+        default=True,
+        metadata={
+            "description": "Ask what a question refers to when it points at a conversation that"
+            " is not there (a LangGraph interrupt on threads; otherwise asked as the answer)."
+        },
+    )
     max_question_chars: int = field(
         default=4000,
         metadata={"description": "Longest question accepted, in characters."},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from adaptive_rag.graph.state import State, SubQuestionState
+from adaptive_rag.graph.state import State, SubQuestionState, has_history
 from langgraph.types import Send
 
 
@@ -32,12 +32,16 @@ def after_intake(state: State) -> Literal["classify", "finalize"]:
 
 def route_question(
     state: State,
-) -> Literal["rewrite_with_history", "generate", "retrieve", "decompose", "web_search"]:
+) -> Literal["rewrite_with_history", "clarify", "generate", "retrieve", "decompose", "web_search"]:
     """Send the question down the path its category deserves; unknown means retrieve."""
     route = state.get("route")
     category = route["category"] if route else "simple"
-    if category == "follow_up":
-        return "rewrite_with_history"
+    if category == "follow_up":  # each of these runs at most once per turn
+        if has_history(state) and not state.get("history_rewritten"):
+            return "rewrite_with_history"
+        if _limit(state, "clarify") and not state.get("clarified"):
+            return "clarify"
+        return "retrieve"
     if category == "general":
         return "generate"
     if category == "complex":
@@ -45,6 +49,11 @@ def route_question(
     if category == "realtime" and can_search_web(state):
         return "web_search"
     return "retrieve"
+
+
+def after_clarify(state: State) -> Literal["classify", "finalize"]:
+    """Return the clarifying question as the answer, or classify the clarified question."""
+    return "finalize" if state.get("clarification") else "classify"
 
 
 def fan_out(state: State) -> list[Send] | Literal["retrieve"]:

@@ -124,6 +124,11 @@ class SelfCheck(TypedDict):
     """False when the checker's output could not be read (verdict is the safe default)."""
 
 
+def has_history(state: State) -> bool:
+    """Whether the conversation holds earlier turns before this question."""
+    return len(state.get("messages") or []) > 1
+
+
 def verdict_score(check: SelfCheck) -> int:
     """Rank a self-check verdict: grounded counts twice as much as answering the question."""
     return 2 * int(check["grounded"]) + int(check["answers_question"])
@@ -183,6 +188,10 @@ class State(InputState, OutputState, total=False):
     """The query the next retrieval or web search uses."""
     history_rewritten: bool
     """Whether the follow-up rewrite already ran this turn."""
+    clarified: bool
+    """Whether the user was already asked what the question refers to this turn."""
+    clarification: str
+    """The clarifying question returned as the answer (when the run cannot be resumed)."""
     error: str
     """Why the input was refused (empty, too long); empty when valid."""
     web_available: bool

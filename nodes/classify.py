@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import Category, Route, State
+from adaptive_rag.graph.state import Category, Route, State, has_history
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, resolve_model_spec
@@ -42,13 +42,29 @@ _FOLLOW_UP = re.compile(
 )
 
 
-def classify_by_rules(question: str, has_history: bool) -> tuple[Category, str] | None:
-    """Return (category, reason) when a cheap rule is sure, else None."""
+_DANGLING = re.compile(
+    r"^\s*(and|so|also)?\s*(what|how) about"
+    r" (it|that|this|them|those|the other( one)?|that one)\s*[?？]?\s*$"
+    r"|^\s*(and|also) (it|that|them)\b"
+    r"|^\s*(那|它|这个|那个|另一个|另外一个)[^\s]{0,6}[吗呢？?]\s*$",
+    re.IGNORECASE,
+)
+
+
+def classify_by_rules(
+    question: str, has_history: bool, follow_up: bool = True
+) -> tuple[Category, str] | None:
+    """Return (category, reason) when a cheap rule is sure, else None.
+
+    follow_up=False skips the follow-up rules (the question was already rewritten or clarified).
+    """
+    if follow_up and not has_history and _DANGLING.match(question):
+        return "follow_up", "refers to an earlier conversation that is not there"
     if _GREETING.match(question):
         return "general", "greeting"
     if _ARITHMETIC.match(question.strip()):
         return "general", "arithmetic"
-    if has_history and (_FOLLOW_UP.search(question) or len(question.split()) <= 4):
+    if follow_up and has_history and (_FOLLOW_UP.search(question) or len(question.split()) <= 4):
         return "follow_up", "refers to the conversation"
     if _REALTIME.search(question):
         return "realtime", "asks about something that changes daily"
@@ -72,9 +88,9 @@ def classify(state: State, runtime: Runtime[Context], services: Services) -> dic
     """Classify the standalone question; on any doubt or failure, choose retrieval."""
     ctx = context_of(runtime)
     question = state.get("standalone") or state.get("query") or ""
-    has_history = len(state.get("messages") or []) > 1 and not state.get("history_rewritten")
+    settled = bool(state.get("history_rewritten") or state.get("clarified"))
     update: dict[str, Any] = {"steps": "classify"}
-    ruled = classify_by_rules(question, has_history)
+    ruled = classify_by_rules(question, has_history(state), follow_up=not settled)
     if ruled:
         update["route"] = Route(category=ruled[0], reason=ruled[1], method="rule")
         return update

@@ -60,6 +60,8 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> dic
     best, best_score = state.get("best_answer") or "", state.get("best_score", -1)
     if state.get("error"):
         answer, sources = state["error"], []
+    elif state.get("clarification"):
+        answer, sources = state["clarification"], []
     elif best and state.get("mode") in ("fallback", "none"):
         # a later search found nothing (or generation failed): the checked earlier answer is better
         answer, sources = best, state.get("best_sources") or []
@@ -85,7 +87,9 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> dic
         "steps": "finalize",
         "answer": answer,
         "sources": sources,
-        "confidence": 0.0 if state.get("error") else confidence(state),
+        "confidence": 0.0
+        if state.get("error") or state.get("clarification")
+        else confidence(state),
         "verified": passed(state) and not state.get("error"),
         "diagnostics": diagnostics,
         "messages": [AIMessage(content=answer)],

@@ -43,6 +43,8 @@ def _fresh_turn(ctx: Context, services: Services) -> dict[str, Any]:
         "error": "",
         "route": None,
         "history_rewritten": False,
+        "clarified": False,
+        "clarification": "",
         "web_available": web is not None,
         "web_status": "" if web is not None else "web search is off (no TAVILY_API_KEY set)",
         "limits": {
@@ -50,6 +52,7 @@ def _fresh_turn(ctx: Context, services: Services) -> dict[str, Any]:
             "max_regenerations": ctx.max_regenerations,
             "max_web_searches": ctx.max_web_searches,
             "self_check": int(ctx.self_check),
+            "clarify": int(ctx.clarify),
         },
         "documents": RESET,
         "rejected": [],

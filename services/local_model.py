@@ -16,8 +16,8 @@ from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage
-from langchain_core.outputs import ChatGenerationChunk, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
 MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
@@ -150,8 +150,36 @@ def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
             run_manager: CallbackManagerForLLMRun | None = None,
             **kw: Any,
         ) -> ChatResult:
+            """Generate token by token (so LangGraph can stream them) and count the usage."""
+            params = {**self._get_parameters(stop), **kw}
+            params.pop("stream", None)
+            parts: list[str] = []
+            finish = None
             with _LOCK:
-                return super()._generate(messages, stop=stop, run_manager=run_manager, **kw)
+                chunks = self.client.create_chat_completion(
+                    messages=self._create_message_dicts(messages), stream=True, **params
+                )
+                for chunk in chunks:
+                    choice = chunk["choices"][0]
+                    text = (choice.get("delta") or {}).get("content") or ""
+                    if text:
+                        parts.append(text)
+                        if run_manager is not None:
+                            piece = ChatGenerationChunk(message=AIMessageChunk(content=text))
+                            run_manager.on_llm_new_token(text, chunk=piece)
+                    finish = choice.get("finish_reason") or finish
+                completion = len(parts)  # llama.cpp streams one token per chunk
+                prompt = max(int(self.client.n_tokens) - completion, 0)
+            message = AIMessage(
+                content="".join(parts),
+                usage_metadata={
+                    "input_tokens": prompt,
+                    "output_tokens": completion,
+                    "total_tokens": prompt + completion,
+                },
+                response_metadata={"finish_reason": finish, "model_name": MODEL_FILE},
+            )
+            return ChatResult(generations=[ChatGeneration(message=message)])
 
         def _stream(
             self,
@@ -172,7 +200,7 @@ def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
         temperature=0.0,
         max_tokens=max_tokens,
         rope_freq_base=0.0,  # 0 = the model's own (1e6 for Qwen); the default 10000 breaks routing
-        streaming=False,  # invoke returns token usage
+        streaming=False,  # _generate streams internally and reports usage itself
         verbose=False,
     )
     atexit.register(model.client.close)  # free llama.cpp before the interpreter tears down

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from adaptive_rag.graph import edges
 from langchain_core.documents import Document
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Send
 
 LIMITS = {"max_rewrites": 1, "max_regenerations": 1, "max_web_searches": 1, "self_check": 1}
@@ -29,10 +30,28 @@ def test_after_intake() -> None:
     assert edges.after_intake(state(error="")) == "classify"
 
 
+def test_follow_up_rewrites_with_history_and_clarifies_without() -> None:
+    two_turns = [HumanMessage("a"), AIMessage("b"), HumanMessage("c")]
+    assert edges.route_question(state(route=route("follow_up"), messages=two_turns)) == (
+        "rewrite_with_history"
+    )
+    lone = state(route=route("follow_up"), messages=[HumanMessage("what about it?")])
+    assert edges.route_question({**lone, "limits": {**LIMITS, "clarify": 1}}) == "clarify"
+    assert edges.route_question({**lone, "limits": {**LIMITS, "clarify": 0}}) == "retrieve"
+    asked = {**lone, "limits": {**LIMITS, "clarify": 1}, "clarified": True}
+    assert edges.route_question(asked) == "retrieve"  # asked once per turn, never again
+    rewritten = state(route=route("follow_up"), messages=two_turns, history_rewritten=True)
+    assert edges.route_question(rewritten) == "retrieve"  # rewritten once per turn, never again
+
+
+def test_after_clarify() -> None:
+    assert edges.after_clarify(state(clarification="Which one?")) == "finalize"
+    assert edges.after_clarify(state(clarification="")) == "classify"
+
+
 @pytest.mark.parametrize(
     ("category", "web", "expected"),
     [
-        ("follow_up", False, "rewrite_with_history"),
         ("general", False, "generate"),
         ("simple", True, "retrieve"),
         ("complex", False, "decompose"),

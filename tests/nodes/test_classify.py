@@ -63,3 +63,14 @@ def test_rules_leave_doubtful_cases_to_the_model(question: str) -> None:
 )
 def test_parse_category(reply: str, expected: str | None) -> None:
     assert parse_category(reply) == expected
+
+
+def test_follow_up_rules_are_off_once_the_question_was_rewritten() -> None:
+    assert classify_by_rules("and it?", has_history=True, follow_up=False) is None
+    assert (
+        classify_by_rules("What about the other one?", has_history=False, follow_up=False) is None
+    )
+    assert classify_by_rules("What is the latest news?", True, follow_up=False) == (
+        "realtime",
+        "asks about something that changes daily",
+    )
