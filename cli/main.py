@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 import uuid
 from contextlib import contextmanager
@@ -115,6 +116,11 @@ def _graph() -> Any:
 def _print_answer(out: dict[str, Any], seconds: float) -> None:
     """Print an answer with its numbered sources and what it cost."""
     typer.echo(out.get("answer", ""))
+    _print_footer(out, seconds)
+
+
+def _print_footer(out: dict[str, Any], seconds: float) -> None:
+    """Print the numbered sources, the route and what the answer cost."""
     sources = out.get("sources") or []
     if sources:
         typer.echo("\nSources:")
@@ -218,6 +224,110 @@ def demo(
             )
             _print_answer(out, time.perf_counter() - started)
             _exit_for(out)
+
+
+@app.command()
+def chat(
+    thread: Annotated[str, typer.Option("--thread", "-t", help="Resume this conversation.")] = "",
+    collection: Collection = "default",
+    kb_path: KbPath = "",
+) -> None:
+    """Talk with the agent: follow-ups use the conversation; steps and tokens stream live."""
+    from langgraph.types import Command  # noqa: PLC0415
+
+    ctx = _context(collection=collection, kb_path=kb_path)
+    thread_id = thread or str(uuid.uuid4())
+    config = {"configurable": {"thread_id": thread_id}}
+    typer.secho(f"thread {thread_id} — empty line or Ctrl-D to quit", fg=typer.colors.BRIGHT_BLACK)
+    with _graph() as graph:
+        while True:
+            try:
+                question = input("\nyou> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                break
+            if not question:
+                break
+            payload: Any = {"question": question}
+            while payload is not None:
+                payload = _stream_turn(graph, payload, config, ctx, Command)
+
+
+def _stream_turn(graph: Any, payload: Any, config: Any, ctx: Context, command: Any) -> Any:
+    """Stream one turn: steps as they finish, answer tokens as they come; return a resume."""
+    streamed: list[str] = []
+    started = time.perf_counter()
+    for mode, data in graph.stream(
+        payload, config, context=ctx, stream_mode=["updates", "messages"]
+    ):
+        if mode == "messages":
+            chunk, meta = data
+            if meta.get("langgraph_node") == "generate" and chunk.content:
+                streamed.append(str(chunk.content))
+                typer.echo(str(chunk.content), nl=False)
+            continue
+        for node, update in data.items():
+            if node == "__interrupt__":
+                reply = input(f"agent asks> {update[0].value['question']}\nyou> ")
+                return command(resume=reply)
+            if node == "generate" and streamed:
+                typer.echo("")  # end the streamed line
+            _show_step(node, update or {})
+    final = graph.get_state(config).values
+    answer = str(final.get("answer", ""))
+    if answer.strip() != "".join(streamed).strip():
+        typer.echo(answer)  # the checked answer differs from the draft (notes, unverified, best)
+    _print_footer(final, time.perf_counter() - started)
+    return None
+
+
+def _show_step(node: str, update: dict[str, Any]) -> None:
+    """Print one finished step, with its verdict where it has one."""
+    detail = ""
+    if node == "classify" and update.get("route"):
+        detail = f" -> {update['route']['category']} ({update['route']['reason']})"
+    elif node == "grade_documents" and update.get("relevance"):
+        detail = f" -> {update['relevance']}"
+    elif node == "self_check" and update.get("check"):
+        check = update["check"]
+        detail = f" -> grounded={check['grounded']} answers={check['answers_question']}"
+    elif node == "rewrite_with_history" and update.get("standalone"):
+        detail = f" -> {update['standalone']}"
+    if node != "finalize":
+        typer.secho(f"  · {node}{detail}", fg=typer.colors.BRIGHT_BLACK)
+
+
+@app.command()
+def serve(
+    port: Annotated[int, typer.Option(help="Port (0: pick a free one).")] = 2024,
+) -> None:
+    """Start `langgraph dev` for this project, with its outbound calls silenced."""
+    import os  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+    import socket  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+
+    root = Path(__file__).resolve().parents[1]
+    if not (root / "langgraph.json").exists():
+        raise _fail(f"langgraph.json not found in {root}; run from a clone of the project", 1)
+    beside = Path(sys.executable).parent / "langgraph"
+    cli = str(beside) if beside.exists() else shutil.which("langgraph")
+    if cli is None:
+        raise _fail('langgraph-cli is not installed: pip install "adaptive-rag[dev]"', 1)
+    if port == 0:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+    env = {
+        **os.environ,
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        "LANGGRAPH_NO_VERSION_CHECK": "1",
+        "LANGSMITH_TRACING": "false",
+    }
+    typer.echo(
+        f"API: http://127.0.0.1:{port}  (Studio: https://smith.langchain.com/studio/?baseUrl=http://127.0.0.1:{port})"
+    )
+    cmd = [cli, "dev", "--host", "127.0.0.1", "--port", str(port), "--no-browser", "--no-reload"]
+    raise typer.Exit(subprocess.call(cmd, cwd=root, env=env))
 
 
 bench = typer.Typer(help="Benchmarks over ../shared/data that print figures (no asserts).")

@@ -82,3 +82,34 @@ def test_bad_input_and_bad_config(tmp_path: Path) -> None:
     assert invoke("ask", "  ").exit_code == cli.EXIT_BAD_CONFIG
     result = invoke("ask", "hi", "--collection", " ")
     assert result.exit_code == cli.EXIT_BAD_CONFIG and "collection" in result.output
+
+
+def test_chat_streams_steps_follows_up_and_answers_clarifications(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = str(tmp_path / "kb")
+    invoke("ingest", str(SAMPLE), "--kb-path", kb)
+    model = ScriptedChatModel.with_script(rewrite="How long does the Kestrel K2 take to boil?")
+    monkeypatch.setattr(chat, "_MODELS", {chat.LOCAL_MODEL: model})
+    turns = "How long does the Kestrel K2 battery last?\nAnd how much does it cost?\n\n"
+    result = runner.invoke(cli.app, ["chat", "--kb-path", kb], input=turns)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "· classify -> simple" in out and "· retrieve" in out and "· self_check" in out
+    assert out.count("The answer is in the sources [1].") == 2  # streamed once per turn
+    assert "· rewrite_with_history -> How long does the Kestrel K2 take to boil?" in out
+    assert "route: simple" in out and "[1] Kestrel K2 sensor" in out
+    fresh = runner.invoke(
+        cli.app, ["chat", "--kb-path", kb], input="What about the other one?\nthe Heron hub\n\n"
+    )
+    assert "agent asks> Which one do you mean?" in fresh.output
+    assert "· clarify" in fresh.output and "route: simple" in fresh.output
+
+
+def test_serve_refuses_without_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(
+        cli.shutil if hasattr(cli, "shutil") else __import__("shutil"), "which", lambda _: None
+    )
+    monkeypatch.setattr(cli.sys, "executable", "/nonexistent/python")
+    result = invoke("serve")
+    assert result.exit_code == 1 and "langgraph-cli is not installed" in result.output
