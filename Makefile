@@ -13,7 +13,7 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[local,dev]"
+	$(PY) -m pip install -q -e ".[local,postgres,dev]"
 	touch $@
 
 demo: setup

@@ -102,8 +102,28 @@ def delete(
 
 @contextmanager
 def _graph() -> Any:
-    """Yield the agent compiled with a SQLite checkpointer in the user data directory."""
+    """Yield the agent with a durable checkpointer: PostgreSQL with POSTGRES_URI, else SQLite."""
+    import os  # noqa: PLC0415
+
     from adaptive_rag.graph.builder import build_graph  # noqa: PLC0415
+
+    uri = os.environ.get("POSTGRES_URI", "").strip()
+    if uri:
+        try:
+            from langgraph.checkpoint.postgres import PostgresSaver  # noqa: PLC0415
+        except ImportError as exc:
+            raise _fail('POSTGRES_URI is set: pip install "adaptive-rag[postgres]"', 2) from exc
+        try:
+            with PostgresSaver.from_conn_string(uri) as saver:
+                saver.setup()
+                yield build_graph(saver)
+        except Exception as exc:
+            if isinstance(exc, typer.Exit):
+                raise
+            if type(exc).__module__.startswith("psycopg"):
+                raise _fail(f"cannot use PostgreSQL at POSTGRES_URI: {exc}", 5) from exc
+            raise
+        return
     from adaptive_rag.knowledge.store import data_dir  # noqa: PLC0415
     from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: PLC0415
 
