@@ -23,6 +23,7 @@ app = typer.Typer(
 EXIT_NO_KB = 3
 EXIT_NO_MODEL = 4
 EXIT_BAD_CONFIG = 2
+EXIT_NETWORK = 5
 SAMPLE_KB = Path(__file__).resolve().parents[1] / "examples" / "sample_kb"
 SAMPLE_QUESTIONS = SAMPLE_KB.parent / "sample_questions.jsonl"
 
@@ -121,7 +122,7 @@ def _graph() -> Any:
             if isinstance(exc, typer.Exit):
                 raise
             if type(exc).__module__.startswith("psycopg"):
-                raise _fail(f"cannot use PostgreSQL at POSTGRES_URI: {exc}", 5) from exc
+                raise _fail(f"cannot use PostgreSQL at POSTGRES_URI: {exc}", EXIT_NETWORK) from exc
             raise
         return
     from adaptive_rag.knowledge.store import data_dir  # noqa: PLC0415
@@ -209,6 +210,9 @@ def _exit_for(out: dict[str, Any]) -> None:
     answer = out.get("answer", "")
     if "could not answer" in answer and ("not installed" in answer or "OPENAI_API_KEY" in answer):
         raise typer.Exit(EXIT_NO_MODEL)
+    if "could not answer" in answer and ("Connection" in answer or "Timeout" in answer):
+        typer.secho("error: the model's server could not be reached", fg=typer.colors.RED, err=True)
+        raise typer.Exit(EXIT_NETWORK)
     if "no knowledge base" in notes:
         raise typer.Exit(EXIT_NO_KB)
 

@@ -86,6 +86,13 @@ def parse_category(text: str) -> Category | None:
 
 def classify(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
     """Classify the standalone question; on any doubt or failure, choose retrieval."""
+    update = _classify(state, runtime, services)
+    runtime.stream_writer({"step": "classify", **update["route"]})
+    return update
+
+
+def _classify(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+    """Decide the route: rules, then the cache, then the fast model (unsure means retrieve)."""
     ctx = context_of(runtime)
     question = state.get("standalone") or state.get("query") or ""
     settled = bool(state.get("history_rewritten") or state.get("clarified"))

@@ -75,6 +75,9 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         # dropping the top hit costs more than a little extra context, so it stays (last).
         kept.append((scores[0], docs[0]))
     update["relevance"] = crag_verdict(scores, ctx.correct_threshold, ctx.incorrect_threshold)
+    runtime.stream_writer(
+        {"step": "grade_documents", "relevance": update["relevance"], "scores": scores}
+    )
     update["documents"] = [RESET, *(doc for _, doc in kept)]
     update["doc_scores"] = [s for s, _ in kept]
     kept_ids = {id(doc) for _, doc in kept}

@@ -85,4 +85,5 @@ def retrieve(state: State, runtime: Runtime[Context], services: Services) -> dic
         docs = []
     web_docs = [d for d in state.get("documents") or [] if d.metadata.get("origin") == "web"]
     update["documents"] = [RESET, *web_docs, *docs]
+    runtime.stream_writer({"step": "retrieve", "queries": len(queries), "documents": len(docs)})
     return update

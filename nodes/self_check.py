@@ -56,6 +56,7 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> d
         update["notes"] = f"self_check: could not check ({type(exc).__name__}); unverified"
         check = SelfCheck(grounded=True, answers_question=True, feedback="", parsed=False)
     update["check"] = check
+    runtime.stream_writer({"step": "self_check", **check})
     if verdict_score(check) > state.get("best_score", -1):
         update["best_answer"] = answer
         update["best_score"] = verdict_score(check)

@@ -28,4 +28,5 @@ def web_search(state: State, runtime: Runtime[Context], services: Services) -> d
         return update
     update["documents"] = docs
     update["web_status"] = "ok" if docs else "the web search returned no results"
+    runtime.stream_writer({"step": "web_search", "results": len(docs)})
     return update

@@ -325,3 +325,17 @@ def test_failed_expansion_still_searches(make_harness: Any) -> None:
     h = make_harness(multi_query=RuntimeError("down"), hyde="")
     out = h.ask("How big is the Zephyr X2 kettle?", multi_query=True, hyde=True)
     assert out["sources"] and any("expansion failed" in n for n in out["diagnostics"]["notes"])
+
+
+def test_custom_stream_reports_progress(make_harness: Any) -> None:
+    h = make_harness()
+    events = [
+        data
+        for mode, data in h.graph.stream(
+            {"question": "How big is the Zephyr X2 kettle?"}, stream_mode=["custom", "updates"]
+        )
+        if mode == "custom"
+    ]
+    assert [e["step"] for e in events] == ["classify", "retrieve", "grade_documents", "self_check"]
+    assert events[0]["category"] == "simple" and events[1]["documents"] > 0
+    assert events[2]["relevance"] == "correct" and events[3]["grounded"] is True
