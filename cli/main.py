@@ -392,6 +392,83 @@ def bench_models(
         out.write_text(text)
 
 
+evaluate = typer.Typer(help="Measure answers, retrieval, routing and cost against baselines.")
+app.add_typer(evaluate, name="eval")
+OutDir = Annotated[Path, typer.Option("--out", help="Run folder (results resume from it).")]
+
+
+@evaluate.command("run")
+def eval_run(
+    dataset: Annotated[
+        str, typer.Argument(help="squad2, multihop_rag, cmrc2018, or questions.jsonl")
+    ],
+    out: OutDir = Path("eval-out"),
+    configs: Annotated[
+        str, typer.Option(help="Comma-separated: adaptive,full,single.")
+    ] = "adaptive,full,single",
+    limit: Annotated[int, typer.Option(help="Questions to run (0: all).")] = 30,
+    sample: Annotated[
+        bool, typer.Option(help="A seeded random sample instead of the first.")
+    ] = True,
+    corpus: Annotated[Path | None, typer.Option(help="Corpus JSONL for a custom data set.")] = None,
+) -> None:
+    """Run the adaptive graph, the full pipeline and single-shot RAG on the same questions."""
+    from adaptive_rag.evaluation.harness import run_eval  # noqa: PLC0415
+    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
+
+    try:
+        run_eval(
+            dataset,
+            out,
+            tuple(c.strip() for c in configs.split(",") if c.strip()),
+            limit,
+            sample,
+            corpus=corpus,
+        )
+    except (ValueError, FileNotFoundError) as exc:
+        raise _fail(str(exc), EXIT_BAD_CONFIG) from exc
+    typer.echo(build_report(out).read_text())
+
+
+@evaluate.command("routing")
+def eval_routing(
+    out: OutDir = Path("eval-out"),
+    limit: Annotated[int, typer.Option(help="Questions (0: all 199).")] = 0,
+) -> None:
+    """Classify the routing set's questions and compare with its A/B/C labels."""
+    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
+    from adaptive_rag.evaluation.routing import run_routing  # noqa: PLC0415
+    from adaptive_rag.services import Services  # noqa: PLC0415
+
+    out.mkdir(parents=True, exist_ok=True)
+    result = run_routing(Services(no_web=True), limit=limit)
+    (out / "routing.json").write_text(json.dumps(result, indent=2))
+    typer.echo(build_report(out).read_text())
+
+
+@evaluate.command("canard")
+def eval_canard(
+    out: OutDir = Path("eval-out"),
+    limit: Annotated[int, typer.Option(help="Follow-ups to rewrite.")] = 50,
+) -> None:
+    """Rewrite CANARD follow-ups; F1 against the gold rewrite and retrieval agreement."""
+    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
+    from adaptive_rag.evaluation.rewrite_eval import run_rewrite  # noqa: PLC0415
+    from adaptive_rag.services import Services  # noqa: PLC0415
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "canard.json").write_text(json.dumps(run_rewrite(Services(no_web=True), limit=limit)))
+    typer.echo(build_report(out).read_text())
+
+
+@evaluate.command("report")
+def eval_report(out: OutDir = Path("eval-out")) -> None:
+    """Rebuild report.md, summary.json and the plots from a run folder."""
+    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
+
+    typer.echo(build_report(out).read_text())
+
+
 def main() -> None:
     """Run the CLI (console script entry point)."""
     app()

@@ -6,20 +6,19 @@ import re
 import string
 from collections import Counter
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _PUNCT = set(string.punctuation) | set("，。！？；：、“”‘’（）《》「」【】")
 
 
+_TOKEN = re.compile(r"[\u3400-\u9fff]|[^\W_\u3400-\u9fff]+")
+
+
 def tokens(text: str) -> list[str]:
-    """Lower-case, drop punctuation and English articles; Chinese characters are tokens."""
-    text = "".join(" " if ch in _PUNCT else ch for ch in text.lower())
-    out: list[str] = []
-    for word in text.split():
-        if _CJK.search(word):
-            out.extend(ch for ch in word if not ch.isspace())
-        elif word not in ("a", "an", "the"):
-            out.append(word)
-    return out
+    """Normalise as the SQuAD script does (lower case, no punctuation, no articles).
+
+    Chinese characters are tokens of their own, so Chinese is compared by character.
+    """
+    text = "".join(ch for ch in text.lower() if ch not in _PUNCT)
+    return [t for t in _TOKEN.findall(text) if t not in ("a", "an", "the")]
 
 
 def exact_match(prediction: str, golds: list[str]) -> float:

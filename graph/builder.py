@@ -34,7 +34,7 @@ RECURSION_LIMIT = 200
 Node = Callable[[Any, Runtime[Context], Services], dict[str, Any]]
 
 
-def _bind(node: Node, services: Services) -> Callable[..., dict[str, Any]]:
+def bind(node: Node, services: Services) -> Callable[..., dict[str, Any]]:
     """Give a node the graph's services while LangGraph injects state and runtime."""
 
     def run(state: Any, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -66,8 +66,8 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
         self_check,
         finalize,
     ):
-        builder.add_node(node.__name__, _bind(node, svc))
-    builder.add_node("sub_question", _bind(sub_question, svc), input_schema=SubQuestionState)
+        builder.add_node(node.__name__, bind(node, svc))
+    builder.add_node("sub_question", bind(sub_question, svc), input_schema=SubQuestionState)
 
     builder.add_edge(START, "intake")
     builder.add_conditional_edges("intake", edges.after_intake)

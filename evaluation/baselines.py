@@ -1,0 +1,78 @@
+"""Baselines built from the same nodes: the full pipeline (no routing) and single-shot RAG."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adaptive_rag.graph import edges
+from adaptive_rag.graph.builder import RECURSION_LIMIT, bind
+from adaptive_rag.graph.context import Context
+from adaptive_rag.graph.state import InputState, OutputState, State
+from adaptive_rag.nodes.finalize import finalize
+from adaptive_rag.nodes.generate import generate
+from adaptive_rag.nodes.grade_documents import grade_documents
+from adaptive_rag.nodes.intake import intake
+from adaptive_rag.nodes.refine import refine
+from adaptive_rag.nodes.retrieve import retrieve
+from adaptive_rag.nodes.self_check import self_check
+from adaptive_rag.nodes.transform_query import transform_query
+from adaptive_rag.nodes.web_search import web_search
+from adaptive_rag.services import Services
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Checkpointer
+
+
+def _builder() -> StateGraph[Any, Any, Any, Any]:
+    return StateGraph(
+        State, context_schema=Context, input_schema=InputState, output_schema=OutputState
+    )
+
+
+def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -> Any:
+    """Build the full pipeline: rewrite, retrieve, grade, generate, self-check; no routing.
+
+    The first rewrite counts against max_rewrites: give this baseline max_rewrites + 1 for the
+    same loop budget as the adaptive graph.
+    """
+    b = _builder()
+    for node in (
+        intake,
+        transform_query,
+        retrieve,
+        grade_documents,
+        refine,
+        web_search,
+        generate,
+        self_check,
+        finalize,
+    ):
+        b.add_node(node.__name__, bind(node, services))
+    b.add_edge(START, "intake")
+    b.add_conditional_edges(
+        "intake", edges.after_intake, {"classify": "transform_query", "finalize": "finalize"}
+    )
+    b.add_conditional_edges("transform_query", edges.after_transform)
+    b.add_edge("retrieve", "grade_documents")
+    b.add_conditional_edges("grade_documents", edges.after_grading)
+    b.add_conditional_edges("refine", edges.after_refine)
+    b.add_conditional_edges("web_search", edges.after_web_search)
+    b.add_conditional_edges("generate", edges.after_generate)
+    b.add_conditional_edges("self_check", edges.after_self_check)
+    b.add_edge("finalize", END)
+    graph = b.compile(checkpointer=checkpointer, name="Full pipeline")
+    return graph.with_config(recursion_limit=RECURSION_LIMIT)
+
+
+def build_single_shot(services: Services, checkpointer: Checkpointer = None) -> Any:
+    """Retrieve k documents and generate once: plain RAG."""
+    b = _builder()
+    for node in (intake, retrieve, generate, finalize):
+        b.add_node(node.__name__, bind(node, services))
+    b.add_edge(START, "intake")
+    b.add_conditional_edges(
+        "intake", edges.after_intake, {"classify": "retrieve", "finalize": "finalize"}
+    )
+    b.add_edge("retrieve", "generate")
+    b.add_edge("generate", "finalize")
+    b.add_edge("finalize", END)
+    return b.compile(checkpointer=checkpointer, name="Single-shot RAG")

@@ -1,0 +1,73 @@
+"""Routing accuracy of classify against the Adaptive-RAG silver labels (A/B/C)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from adaptive_rag.evaluation.data import data_dir, read_jsonl
+from adaptive_rag.evaluation.harness import pick
+from adaptive_rag.graph.context import Context
+from adaptive_rag.nodes.classify import classify
+from adaptive_rag.services import Services
+from langgraph.runtime import Runtime
+
+LABELS = {"A": "general", "B": "simple", "C": "complex"}
+CLASSES = ("general", "simple", "complex")
+KB = "Wikipedia articles on people, films, places, history and science"
+
+
+def run_routing(
+    services: Services, limit: int = 0, sample: bool = False, seed: int = 13, progress: bool = True
+) -> dict[str, Any]:
+    """Classify each question as the graph would; compare with the silver label."""
+    from tqdm import tqdm  # noqa: PLC0415
+
+    rows = pick(
+        read_jsonl(data_dir() / "routing" / "adaptive_rag_silver_dev.jsonl"), limit, sample, seed
+    )
+    runtime = Runtime(context=Context(kb_description=KB))
+    confusion = {gold: dict.fromkeys((*CLASSES, "realtime", "follow_up"), 0) for gold in CLASSES}
+    seconds, methods = [], {"rule": 0, "model": 0, "cache": 0, "default": 0}
+    for row in tqdm(rows, desc="routing", disable=not progress):
+        state: Any = {"standalone": row["question"], "query": row["question"], "messages": []}
+        started = time.perf_counter()
+        route = classify(state, runtime, services)["route"]
+        seconds.append(time.perf_counter() - started)
+        methods[route["method"]] += 1
+        confusion[LABELS[row["label"]]][route["category"]] += 1
+    return summarize_routing(confusion, seconds, methods)
+
+
+def summarize_routing(
+    confusion: dict[str, dict[str, int]], seconds: list[float], methods: dict[str, int]
+) -> dict[str, Any]:
+    """Accuracy, per-class precision/recall/F1, macro-F1, and recall of needed retrievals."""
+    total = sum(sum(row.values()) for row in confusion.values())
+    correct = sum(confusion[c][c] for c in CLASSES)
+    per_class = {}
+    for c in CLASSES:
+        tp = confusion[c][c]
+        predicted = sum(confusion[g][c] for g in CLASSES)
+        actual = sum(confusion[c].values())
+        p = tp / predicted if predicted else 0.0
+        r = tp / actual if actual else 0.0
+        per_class[c] = {
+            "precision": round(p, 3),
+            "recall": round(r, 3),
+            "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0,
+            "n": actual,
+        }
+    needs = [g for g in ("simple", "complex")]
+    needed = sum(sum(confusion[g].values()) for g in needs)
+    retrieved = sum(sum(v for k, v in confusion[g].items() if k != "general") for g in needs)
+    return {
+        "n": total,
+        "accuracy": round(correct / total, 3) if total else 0.0,
+        "macro_f1": round(sum(pc["f1"] for pc in per_class.values()) / len(CLASSES), 3),
+        "needed_retrieval_recall": round(retrieved / needed, 3) if needed else 0.0,
+        "per_class": per_class,
+        "confusion": confusion,
+        "methods": methods,
+        "median_ms": round(1000 * sorted(seconds)[len(seconds) // 2], 1) if seconds else 0.0,
+    }

@@ -1,0 +1,129 @@
+"""The evaluation harness on a tiny custom data set with scripted models: records, resume, report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from adaptive_rag.evaluation.harness import answer_text, run_eval, score_answer, summarize
+from adaptive_rag.evaluation.report import build_report
+from adaptive_rag.evaluation.routing import summarize_routing
+from adaptive_rag.knowledge import embeddings
+from adaptive_rag.services import Services
+from fakes import HashEmbeddings, ScriptedChatModel
+
+CORPUS = [
+    {"doc_id": "k1", "title": "Kettle", "text": "The Zephyr X2 kettle holds 1.7 litres of water."},
+    {"doc_id": "l1", "title": "Lamp", "text": "The Aurora lamp uses 9 watts of power."},
+    {"doc_id": "r1", "title": "Returns", "text": "Returns are accepted within 30 days."},
+]
+QUESTIONS = [
+    {
+        "id": "q1",
+        "question": "How much water does the Zephyr X2 kettle hold?",
+        "answers": ["1.7 litres"],
+        "gold_doc_ids": ["k1"],
+    },
+    {
+        "id": "q2",
+        "question": "How many watts does the Aurora lamp use?",
+        "answers": ["9 watts"],
+        "gold_doc_ids": ["l1"],
+    },
+    {"id": "q3", "question": "Hello!", "answers": ["hello"], "gold_doc_ids": []},
+]
+
+
+@pytest.fixture
+def dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    monkeypatch.setattr(embeddings, "_CACHE", {"local:multilingual-e5-small": HashEmbeddings()})
+    questions, corpus = tmp_path / "questions.jsonl", tmp_path / "corpus.jsonl"
+    questions.write_text("\n".join(json.dumps(q) for q in QUESTIONS))
+    corpus.write_text("\n".join(json.dumps(d) for d in CORPUS))
+    return questions, corpus
+
+
+def test_runs_three_configurations_resumes_and_reports(
+    dataset: tuple[Path, Path], tmp_path: Path
+) -> None:
+    questions, corpus = dataset
+    model = ScriptedChatModel.with_script(rag="It holds 1.7 litres [1].")
+    out = tmp_path / "run"
+    results = run_eval(
+        str(questions),
+        out,
+        corpus=corpus,
+        services=Services(chat_model=model, no_web=True),
+        progress=False,
+    )
+    records = [json.loads(line) for line in results.read_text().splitlines()]
+    assert len(records) == 9 and {r["config"] for r in records} == {"adaptive", "full", "single"}
+    by = {(r["config"], r["id"]): r for r in records}
+    assert by[("single", "q1")]["steps"] == ["intake", "retrieve", "generate", "finalize"]
+    assert by[("single", "q1")]["model_calls"] == 1
+    assert by[("full", "q1")]["steps"][:4] == [
+        "intake",
+        "transform_query",
+        "retrieve",
+        "grade_documents",
+    ]
+    assert (
+        by[("adaptive", "q3")]["route"] == "general" and by[("adaptive", "q3")]["retrievals"] == 0
+    )
+    assert (
+        by[("adaptive", "q1")]["used_doc_ids"][0] == "k1" and by[("adaptive", "q1")]["f1"] == 2 / 3
+    )
+    calls_before = len(model.calls)
+    run_eval(
+        str(questions),
+        out,
+        corpus=corpus,
+        services=Services(chat_model=model, no_web=True),
+        progress=False,
+    )
+    assert (
+        len(results.read_text().splitlines()) == 9 and len(model.calls) == calls_before
+    )  # resumed
+    summary = {r["config"]: r for r in summarize(records)}
+    assert (
+        summary["single"]["calls_median"] == 1
+        and summary["full"]["tokens_mean"] > summary["single"]["tokens_mean"]
+    )
+    report = build_report(out).read_text()
+    assert "## Answers, retrieval and cost" in report and "vs single-shot RAG" in report
+    assert (out / "cost_vs_quality.png").stat().st_size > 1000
+    assert (out / "latency_by_route.png").exists() and (out / "summary.json").exists()
+
+
+def test_unknown_configuration_or_data_set_is_a_clear_error(
+    dataset: tuple[Path, Path], tmp_path: Path
+) -> None:
+    questions, corpus = dataset
+    with pytest.raises(ValueError, match="unknown configurations"):
+        run_eval(str(questions), tmp_path / "x", configs=("magic",), corpus=corpus)
+    with pytest.raises(ValueError, match="unknown data set"):
+        run_eval("nope", tmp_path / "x")
+
+
+def test_scoring_strips_notes_and_rewards_abstaining_on_impossible_questions() -> None:
+    answer = "The web could not be searched (x), so...\n\nIt is 9 watts [1].\n\n(Unverified: this answer did not pass the fact check within its budget.)"
+    assert answer_text(answer) == "It is 9 watts ."
+    q: dict[str, Any] = {"answers": ["9 watts"], "impossible": False}
+    assert score_answer(answer, q)[1] > 0.5
+    impossible: dict[str, Any] = {"answers": [], "impossible": True}
+    assert score_answer("The sources do not say.", impossible) == (1.0, 1.0)
+    assert score_answer("It is 9 watts.", impossible) == (0.0, 0.0)
+
+
+def test_routing_summary() -> None:
+    confusion = {
+        "general": {"general": 3, "simple": 1, "complex": 0, "realtime": 0, "follow_up": 0},
+        "simple": {"general": 1, "simple": 4, "complex": 0, "realtime": 0, "follow_up": 0},
+        "complex": {"general": 0, "simple": 1, "complex": 2, "realtime": 0, "follow_up": 0},
+    }
+    result = summarize_routing(confusion, [0.1, 0.2], {"rule": 2})
+    assert result["n"] == 12 and result["accuracy"] == 0.75
+    assert result["needed_retrieval_recall"] == round(7 / 8, 3)
+    assert result["per_class"]["complex"]["precision"] == 1.0
