@@ -52,7 +52,7 @@ def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -
         "intake", edges.after_intake, {"classify": "transform_query", "finalize": "finalize"}
     )
     b.add_conditional_edges("transform_query", edges.after_transform)
-    b.add_edge("retrieve", "grade_documents")
+    b.add_edge("retrieve", "grade_documents")  # the full pipeline always grades
     b.add_conditional_edges("grade_documents", edges.after_grading)
     b.add_conditional_edges("refine", edges.after_refine)
     b.add_conditional_edges("web_search", edges.after_web_search)

@@ -76,7 +76,7 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
     builder.add_conditional_edges("clarify", edges.after_clarify)
     builder.add_conditional_edges("decompose", edges.fan_out, ["sub_question", "retrieve"])
     builder.add_edge("sub_question", "generate")
-    builder.add_edge("retrieve", "grade_documents")
+    builder.add_conditional_edges("retrieve", edges.after_retrieve)
     builder.add_conditional_edges("grade_documents", edges.after_grading)
     builder.add_conditional_edges("refine", edges.after_refine)
     builder.add_conditional_edges("transform_query", edges.after_transform)

@@ -126,6 +126,13 @@ class Context:
         default=True,
         metadata={"description": "Check answers for groundedness and relevance (Self-RAG)."},
     )
+    skip_checks_when_confident: bool = field(
+        default=True,
+        metadata={
+            "description": "When keyword and vector search both rank the top document in their"
+            " top 3, answer without grading or self-check (two model calls saved)."
+        },
+    )
     clarify: bool = field(
         default=True,
         metadata={

@@ -66,6 +66,11 @@ def fan_out(state: State) -> list[Send] | Literal["retrieve"]:
     ]
 
 
+def after_retrieve(state: State) -> Literal["grade_documents", "generate"]:
+    """Grade unless both search channels agreed on the top document."""
+    return "generate" if state.get("retrieval_confident") else "grade_documents"
+
+
 def after_grading(
     state: State,
 ) -> Literal["generate", "refine", "transform_query", "web_search"]:
@@ -103,6 +108,8 @@ def after_generate(state: State) -> Literal["self_check", "finalize"]:
     """Check answers written from sources; never ask 'grounded?' of one that has none."""
     has_sources = bool(state.get("documents") or state.get("rejected"))
     checkable = state.get("mode") in ("rag", "synthesis", "regenerate") and has_sources
+    if state.get("mode") == "rag" and state.get("retrieval_confident"):
+        return "finalize"  # an answer from a document both channels agree on is not re-checked
     return "self_check" if checkable and _limit(state, "self_check") else "finalize"
 
 

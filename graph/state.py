@@ -204,6 +204,8 @@ class State(InputState, OutputState, total=False):
     """Relevance score per document in `documents`, from the grader."""
     relevance: Relevance | None
     """CRAG verdict on the latest retrieval."""
+    retrieval_confident: bool
+    """Both search channels agreed on the top document, so grading and self-check are skipped."""
     graded: bool
     """False when the grader's output could not be read (documents kept as relevant)."""
     sub_questions: list[str]

@@ -25,6 +25,9 @@ def chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
     return clauses[0] if len(clauses) == 1 else {"$and": clauses}
 
 
+AGREEMENT_DEPTH = 3
+
+
 class HybridRetriever(BaseRetriever):
     """Search one knowledge base by meaning and by keywords, and fuse the two rankings."""
 
@@ -48,6 +51,12 @@ class HybridRetriever(BaseRetriever):
             found = self.kb.keyword_search(query, self.fetch_k * (3 if self.where else 1))
             rankings.append([cid for cid, _ in found])
         fused = reciprocal_rank_fusion(rankings)
+        # both channels put it in their top 3: a free, strong relevance signal (see retrieve node)
+        agreed = (
+            set.intersection(*(set(r[:AGREEMENT_DEPTH]) for r in rankings))
+            if len(rankings) > 1
+            else set()
+        )
         docs = []
         for doc in self.kb.get([cid for cid, _ in fused[: self.fetch_k * 2]]):
             if matches(doc.metadata, self.where):
@@ -55,6 +64,7 @@ class HybridRetriever(BaseRetriever):
         scores = dict(fused)
         for doc in docs:
             doc.metadata["score"] = round(scores.get(str(doc.id), 0.0), 5)
+            doc.metadata["agreement"] = str(doc.id) in agreed
         docs = docs[: self.k]
         return self._widen(docs) if self.small_to_big else docs
 

@@ -36,13 +36,16 @@ def confidence(state: State) -> float:
     elif not state.get("documents"):
         value = 0.3  # answered from documents the grader rejected
     else:
-        value = _BASE.get(state.get("relevance") or "", 0.6)
+        verdict = state.get("relevance") or ("correct" if state.get("retrieval_confident") else "")
+        value = _BASE.get(verdict, 0.6)
         if not state.get("graded", True):
             value -= 0.1
     if not any(s["cited"] for s in state.get("sources") or []):
         value -= 0.1
     check = state.get("check")
-    if check is None:
+    if check is None and state.get("retrieval_confident"):
+        value = min(value, 0.75)  # both search channels agreed on the source; not self-checked
+    elif check is None:
         value = min(value, 0.6)
     elif passed(state):
         value += 0.15

@@ -58,6 +58,7 @@ def _fresh_turn(ctx: Context, services: Services) -> dict[str, Any]:
         "rejected": [],
         "doc_scores": [],
         "relevance": None,
+        "retrieval_confident": False,
         "graded": True,
         "sub_questions": [],
         "sub_answers": RESET,

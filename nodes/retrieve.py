@@ -85,5 +85,11 @@ def retrieve(state: State, runtime: Runtime[Context], services: Services) -> dic
         docs = []
     web_docs = [d for d in state.get("documents") or [] if d.metadata.get("origin") == "web"]
     update["documents"] = [RESET, *web_docs, *docs]
+    update["retrieval_confident"] = bool(
+        ctx.skip_checks_when_confident
+        and docs
+        and not web_docs
+        and docs[0].metadata.get("agreement")
+    )
     runtime.stream_writer({"step": "retrieve", "queries": len(queries), "documents": len(docs)})
     return update

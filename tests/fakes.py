@@ -142,6 +142,7 @@ class KeywordRetriever(BaseRetriever):
     docs: list[Document]
     k: int = 4
     fail: bool = False
+    agree: bool = False  # mark the top hit as agreed on by both channels, like HybridRetriever
 
     def _get_relevant_documents(self, query: str, *, run_manager: Any = None) -> list[Document]:
         if self.fail:
@@ -150,7 +151,14 @@ class KeywordRetriever(BaseRetriever):
         scored = [
             (len(words & set(re.findall(r"\w+", d.page_content.lower()))), d) for d in self.docs
         ]
-        return [d for s, d in sorted(scored, key=lambda x: -x[0]) if s > 0][: self.k]
+        found = [d for s, d in sorted(scored, key=lambda x: -x[0]) if s > 0][: self.k]
+        return [
+            Document(
+                page_content=d.page_content,
+                metadata={**d.metadata, "agreement": self.agree and i == 0},
+            )
+            for i, d in enumerate(found)
+        ]
 
 
 class FakeWeb:

@@ -95,7 +95,7 @@ def test_chat_streams_steps_follows_up_and_answers_clarifications(
     result = runner.invoke(cli.app, ["chat", "--kb-path", kb], input=turns)
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "· classify -> simple" in out and "· retrieve" in out and "· self_check" in out
+    assert "· classify -> simple" in out and "· retrieve" in out and "· generate" in out
     assert out.count("The answer is in the sources [1].") == 2  # streamed once per turn
     assert "· rewrite_with_history -> How long does the Kestrel K2 take to boil?" in out
     assert "route: simple" in out and "[1] Kestrel K2 sensor" in out

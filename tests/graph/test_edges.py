@@ -145,3 +145,13 @@ def test_after_self_check(
 def test_missing_limits_spend_nothing() -> None:
     s = {"relevance": "incorrect", "web_available": True}
     assert edges.after_grading(s) == "generate"  # type: ignore[arg-type]
+
+
+def test_confident_retrieval_skips_grading_and_self_check() -> None:
+    doc = Document(page_content="x")
+    assert edges.after_retrieve(state(retrieval_confident=True)) == "generate"
+    assert edges.after_retrieve(state(retrieval_confident=False)) == "grade_documents"
+    confident = state(mode="rag", documents=[doc], retrieval_confident=True)
+    assert edges.after_generate(confident) == "finalize"
+    regenerated = state(mode="synthesis", documents=[doc], retrieval_confident=True)
+    assert edges.after_generate(regenerated) == "self_check"

@@ -7,7 +7,7 @@ from typing import Any
 
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.prompts import generate as generate_prompts
-from fakes import FakeWeb, grades, web_docs
+from fakes import FakeWeb, KeywordRetriever, grades, kb_docs, web_docs
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -339,3 +339,13 @@ def test_custom_stream_reports_progress(make_harness: Any) -> None:
     assert [e["step"] for e in events] == ["classify", "retrieve", "grade_documents", "self_check"]
     assert events[0]["category"] == "simple" and events[1]["documents"] > 0
     assert events[2]["relevance"] == "correct" and events[3]["grounded"] is True
+
+
+def test_confident_retrieval_answers_without_grading_or_checking(make_harness: Any) -> None:
+    h = make_harness(retriever=KeywordRetriever(docs=kb_docs(), agree=True))
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    assert out["diagnostics"]["steps"] == ["intake", "classify", "retrieve", "generate", "finalize"]
+    assert out["diagnostics"]["model_calls"] == 2 and out["confidence"] == 0.75
+    assert out["verified"] is False and "Unverified" not in out["answer"]
+    off = h.ask("How big is the Zephyr X2 kettle?", skip_checks_when_confident=False)
+    assert "grade_documents" in off["diagnostics"]["steps"] and off["verified"] is True
