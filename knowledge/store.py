@@ -18,6 +18,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 EMBED_BATCH = 32
+PAGE = 5000  # Chroma's SQLite refuses one query over ~32k variables: read big collections in pages
 
 
 class KnowledgeBaseError(RuntimeError):
@@ -189,7 +190,7 @@ class KnowledgeBase:
 
     def _rebuild_keyword_index(self, revision: str) -> KeywordIndex:
         """Index every chunk of the collection and save the index beside it."""
-        everything = self._chunks.get(include=["documents", "metadatas"])
+        everything = _get_all(self._chunks, ["documents", "metadatas"])
         texts = [
             index_text(Document(page_content=doc or "", metadata=meta or {}))
             for doc, meta in zip(everything["documents"], everything["metadatas"], strict=True)
@@ -220,7 +221,7 @@ class KnowledgeBase:
 
     def sources(self) -> list[dict[str, Any]]:
         """List ingested sources with their chunk counts and titles."""
-        everything = self._chunks.get(include=["metadatas"])
+        everything = _get_all(self._chunks, ["metadatas"])
         summary: dict[str, dict[str, Any]] = {}
         for meta in everything["metadatas"]:
             meta = meta or {}
@@ -348,6 +349,19 @@ class KnowledgeBase:
         """Rebuild and save the BM25 index now, so the next search does not pay for it."""
         with self._lock:
             self._keyword = self._rebuild_keyword_index(str(self.revision()))
+
+
+def _get_all(collection: Any, include: list[str]) -> dict[str, list[Any]]:
+    """Read a whole collection page by page (ids plus the included fields)."""
+    merged: dict[str, list[Any]] = {"ids": [], **{key: [] for key in include}}
+    offset = 0
+    while True:
+        page = collection.get(include=include, limit=PAGE, offset=offset)
+        for key in merged:
+            merged[key].extend(page[key] or [])
+        if len(page["ids"]) < PAGE:
+            return merged
+        offset += PAGE
 
 
 def _flat(meta: dict[str, Any]) -> dict[str, str | int | float | bool]:

@@ -120,3 +120,15 @@ def test_chinese_documents_are_searchable_by_keyword(open_kb: Any, tmp_path: Pat
     kb.ingest([str(copy_sample(tmp_path) / "zh")], progress=False)
     hits = HybridRetriever(kb=kb, k=1, mode="keyword").invoke("售后热线")
     assert "400-820-4677" in hits[0].page_content
+
+
+def test_whole_collection_reads_are_paged(
+    open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adaptive_rag.knowledge import store
+
+    monkeypatch.setattr(store, "PAGE", 4)  # force several pages on a small collection
+    kb = open_kb()
+    kb.ingest([str(copy_sample(tmp_path))], progress=False)
+    assert sum(e["chunks"] for e in kb.sources()) == kb.count() > 8
+    assert len(kb.keyword_index().ids) == kb.count()
