@@ -366,11 +366,14 @@ def bench_retrieval(
     ] = "1000,10000,100000",
     embedding_model: Annotated[str, typer.Option(help="Embedding model.")] = "auto",
     out: Annotated[Path | None, typer.Option(help="Also write the tables here (Markdown).")] = None,
+    recall_table: Annotated[
+        bool, typer.Option("--recall/--no-recall", help="Measure recall.")
+    ] = True,
 ) -> None:
     """Recall of BM25, vector and hybrid search; ingestion speed; latency at scale."""
     from adaptive_rag.evaluation import retrieval_bench as rb  # noqa: PLC0415
 
-    recall = rb.recall_table(limit, embedding_model)
+    recall = rb.recall_table(limit, embedding_model) if recall_table else []
     scale = rb.scale_table([int(s) for s in sizes.split(",") if s.strip()])
     text = f"### Recall\n\n{rb.markdown(recall)}\n\n### Latency at scale\n\n{rb.markdown(scale)}\n"
     typer.echo(text)
