@@ -5,11 +5,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from servers import free_port, venv_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 QUIET = {
@@ -29,20 +27,9 @@ QUIET = {
 pytestmark = pytest.mark.server
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    beside = Path(sys.executable).parent / "langgraph"  # the venv's bin may not be on PATH
-    cli = str(beside) if beside.exists() else shutil.which("langgraph")
-    if cli is None:
-        if os.environ.get("CI"):
-            pytest.fail("langgraph-cli is not installed (pip install -e '.[dev]')")
-        pytest.skip("langgraph-cli is not installed (pip install -e '.[dev]')")
+    cli = venv_cli("langgraph", "pip install -e '.[dev]'")
     work = tmp_path_factory.mktemp("dev")
     project = json.loads((ROOT / "langgraph.json").read_text())
     project["dependencies"] = [str(ROOT)]

@@ -5,9 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,21 +16,15 @@ import pytest
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fakes import SAMPLE, HashEmbeddings
+from servers import free_port, venv_cli
 
 pytestmark = pytest.mark.server
 
 
 @pytest.fixture(scope="module")
 def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
-    beside = Path(sys.executable).parent / "chroma"  # the venv's bin may not be on PATH
-    cli = str(beside) if beside.exists() else shutil.which("chroma")
-    if cli is None:
-        if os.environ.get("CI"):
-            pytest.fail("the chroma CLI is not installed")
-        pytest.skip("the chroma CLI is not installed")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
+    cli = venv_cli("chroma", "pip install chromadb")
+    port = free_port()
     folder = tmp_path_factory.mktemp("chroma-server")
     log = (folder / "server.log").open("w")
     proc = subprocess.Popen(
