@@ -34,6 +34,16 @@ _COMPLEX = re.compile(
     r" disadvantages|step by step|both .+ and)\b|比较|对比|区别|差异|异同|优缺点|分别",
     re.IGNORECASE,
 )
+_COMPARISON = re.compile(
+    r"\bsame (country|nationality|city|place|year|age|company|genre|language)\b"
+    r"|\b(earlier|later|first|older|younger|longer|shorter|bigger|larger|smaller|more recently)\b"
+    r".*\bor\b|\bor\b.*\b(earlier|later|first|older|younger|more recently)\b",
+    re.IGNORECASE,
+)
+_ENTITY = re.compile(
+    r"(?<!^)(?<![.!?]\s)\b[A-Z][a-zA-Z]+|\d|[\"“”《》「」]|'[^']+'",
+)
+GENERAL_MAX_WORDS = 8
 _FOLLOW_UP = re.compile(
     r"^\s*(and|also|what about|how about|why|so)\b|\b(it|its|they|them|their|this|that|these"
     r"|those|he|she|him|her|the other|the same|one)\b|它|他|她|这个|那个|这些|那些|其|呢[?？]?\s*$"
@@ -72,7 +82,17 @@ def classify_by_rules(
         return "general", "translation"
     if _COMPLEX.search(question) or question.count("?") + question.count("？") > 1:
         return "complex", "compares or combines several things"
+    if _COMPARISON.search(question):
+        return "complex", "compares two things, each to be looked up"
     return None
+
+
+def names_an_entity(question: str) -> bool:
+    """Whether a question names something specific (a name, number, date or title).
+
+    A small model cannot know such facts reliably, so they are looked up, whatever it says.
+    """
+    return bool(_ENTITY.search(question.strip()))
 
 
 def parse_category(text: str) -> Category | None:
@@ -126,6 +146,12 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> di
         update["route"] = Route(category="simple", reason="unsure, so retrieve", method="default")
         return update
     reason = f"model said {category!r}"
+    if category == "general" and (
+        names_an_entity(question) or len(question.split()) > GENERAL_MAX_WORDS
+    ):
+        # the small model calls many knowledge-base look-ups "general": trust it only for short
+        # questions that name nothing specific; otherwise retrieve (unsure means retrieve)
+        category, reason = "simple", "model said 'general', but it is specific enough to look up"
     services.route_cache.put(key, (category, reason))
     update["route"] = Route(category=category, reason=reason, method="model")
     return update

@@ -31,7 +31,7 @@ def test_general_question_answers_directly_without_retrieval(make_harness: Any) 
 
 def test_model_classified_general_question(make_harness: Any) -> None:
     h = make_harness(classify="general")
-    out = h.ask("Who wrote Hamlet?")
+    out = h.ask("What is photosynthesis?")
     assert out["route"] == {
         "category": "general",
         "reason": "model said 'general'",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.nodes.classify import classify_by_rules, parse_category
+from adaptive_rag.nodes.classify import classify_by_rules, names_an_entity, parse_category
 
 
 @pytest.mark.parametrize(
@@ -30,6 +30,13 @@ from adaptive_rag.nodes.classify import classify_by_rules, parse_category
         ("它的保修期是多久？", True, "follow_up"),
         ("那退货呢？", True, "follow_up"),
         ("Why?", True, "follow_up"),
+        (
+            "Are Carnic Alps and Torre Del Gran San Pietro located in the same country?",
+            False,
+            "complex",
+        ),
+        ("Who died later, George Cressman or Herbert Douglas Anthony?", False, "complex"),
+        ("Which film came out first, Heat or Ronin?", False, "complex"),
     ],
 )
 def test_rules_are_sure_of_clear_cases(question: str, history: bool, expected: str) -> None:
@@ -74,3 +81,30 @@ def test_follow_up_rules_are_off_once_the_question_was_rewritten() -> None:
         "realtime",
         "asks about something that changes daily",
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "specific"),
+    [
+        ("Who is the paternal grandfather of Princess Yasmin Aga Khan?", True),
+        ("What happened in 2006 in Montreal?", True),
+        ("Who wrote 'The Raven'?", True),
+        ("《战国无双3》是由哪两个公司合作开发的？", True),
+        ("Kestrel K2 的外壳防护等级是多少？", True),
+        ("What is photosynthesis?", False),
+        ("How do rainbows form?", False),
+        ("Why is the sky blue? Explain briefly.", False),
+    ],
+)
+def test_names_an_entity(question: str, specific: bool) -> None:
+    assert names_an_entity(question) is specific
+
+
+def test_a_general_verdict_on_a_specific_name_retrieves(make_harness) -> None:  # type: ignore[no-untyped-def]
+    h = make_harness(classify="general")
+    out = h.ask("Who is the paternal grandfather of Princess Yasmin Aga Khan?")
+    assert out["route"]["category"] == "simple" and out["diagnostics"]["retrievals"] == 1
+    plain = h.ask("What is photosynthesis?")
+    assert plain["route"]["category"] == "general"
+    long = h.ask("What do tumors express that are also found on normal cells?")
+    assert long["route"]["category"] == "simple"
