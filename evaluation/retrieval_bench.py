@@ -134,3 +134,49 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
     lines += ["| " + " | ".join(str(r.get(k, "")) for k in keys) + " |" for r in rows]
     return "\n".join(lines)
+
+
+def expansion_table(
+    kb_path: str, datasets: list[str], limit: int, seed: int = 7
+) -> list[dict[str, Any]]:
+    """Hit@4 and MRR of the retrieve node plain, with multi-query, and with HyDE (k=4)."""
+    from adaptive_rag.graph.context import Context  # noqa: PLC0415
+    from adaptive_rag.nodes.retrieve import retrieve  # noqa: PLC0415
+    from adaptive_rag.services import Services  # noqa: PLC0415
+    from langgraph.runtime import Runtime  # noqa: PLC0415
+
+    services = Services(no_web=True)
+    rows = []
+    for dataset in retrieval_sets(datasets):
+        questions = list(dataset.questions)
+        random.Random(seed).shuffle(questions)
+        collection = dataset.name.replace("_", "-")
+        for label, extra in (
+            ("plain", {}),
+            ("multi_query", {"multi_query": True}),
+            ("hyde", {"hyde": True}),
+        ):
+            ctx = Context(kb_path=kb_path, collection=collection, k=4, **extra)
+            per_q, times, calls = [], [], 0
+            for q in questions[:limit]:
+                state: Any = {"search_query": q["question"], "standalone": q["question"]}
+                t0 = time.perf_counter()
+                update = retrieve(state, Runtime(context=ctx), services)
+                times.append(time.perf_counter() - t0)
+                calls += int(update.get("model_calls", 0))
+                docs = [d for d in update["documents"] if not isinstance(d, str)]
+                ranked = list(dict.fromkeys(str(d.metadata.get("doc_id")) for d in docs))
+                per_q.append(score(ranked, set(q["gold_doc_ids"])))
+            row = {
+                "dataset": dataset.name,
+                "retrieval": label,
+                "questions": len(per_q),
+                "hit@4": round(statistics.mean(s["hit@4"] for s in per_q), 3),
+                "allgold@4": round(statistics.mean(s["allgold@4"] for s in per_q), 3),
+                "mrr@10": round(statistics.mean(s["mrr@10"] for s in per_q), 3),
+                "model_calls": calls,
+                "median_s": round(statistics.median(times), 2),
+            }
+            rows.append(row)
+            print(row, flush=True)  # noqa: T201
+    return rows
