@@ -151,11 +151,12 @@ def expansion_table(
         questions = list(dataset.questions)
         random.Random(seed).shuffle(questions)
         collection = dataset.name.replace("_", "-")
-        for label, extra in (
+        variants: list[tuple[str, dict[str, Any]]] = [
             ("plain", {}),
             ("multi_query", {"multi_query": True}),
             ("hyde", {"hyde": True}),
-        ):
+        ]
+        for label, extra in variants:
             ctx = Context(kb_path=kb_path, collection=collection, k=4, **extra)
             per_q, times, calls = [], [], 0
             for q in questions[:limit]:
