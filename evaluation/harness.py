@@ -192,7 +192,13 @@ def run_eval(
     }
     contexts = {
         "adaptive": Context(**ctx_args),
-        "full": Context(**{**ctx_args, "max_rewrites": Context(**ctx_args).max_rewrites + 1}),
+        "full": Context(  # always grades and self-checks; its first rewrite costs no budget
+            **{
+                **ctx_args,
+                "max_rewrites": Context(**ctx_args).max_rewrites + 1,
+                "skip_checks_when_confident": False,
+            }
+        ),
         "single": Context(**ctx_args),
     }
     questions = pick(data.questions, limit, sample, seed)

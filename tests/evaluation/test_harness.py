@@ -63,6 +63,7 @@ def test_runs_three_configurations_resumes_and_reports(
     by = {(r["config"], r["id"]): r for r in records}
     assert by[("single", "q1")]["steps"] == ["intake", "retrieve", "generate", "finalize"]
     assert by[("single", "q1")]["model_calls"] == 1
+    assert "self_check" in by[("full", "q1")]["steps"]  # the full pipeline always checks
     assert by[("full", "q1")]["steps"][:4] == [
         "intake",
         "transform_query",
