@@ -87,6 +87,11 @@ def classify_by_rules(
     return None
 
 
+def length(question: str) -> int:
+    """Count words, each Chinese character counting as one (Chinese has no spaces)."""
+    return len(re.findall(r"[\u3400-\u9fff]|[^\W\u3400-\u9fff]+", question))
+
+
 def names_an_entity(question: str) -> bool:
     """Whether a question names something specific (a name, number, date or title).
 
@@ -147,7 +152,7 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> di
         return update
     reason = f"model said {category!r}"
     if category == "general" and (
-        names_an_entity(question) or len(question.split()) > GENERAL_MAX_WORDS
+        names_an_entity(question) or length(question) > GENERAL_MAX_WORDS
     ):
         # the small model calls many knowledge-base look-ups "general": trust it only for short
         # questions that name nothing specific; otherwise retrieve (unsure means retrieve)

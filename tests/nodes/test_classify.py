@@ -108,3 +108,6 @@ def test_a_general_verdict_on_a_specific_name_retrieves(make_harness) -> None:  
     assert plain["route"]["category"] == "general"
     long = h.ask("What do tumors express that are also found on normal cells?")
     assert long["route"]["category"] == "simple"
+    zh = h.ask("战国史模式主打哪两个模式？")  # no spaces, but far longer than eight words
+    assert zh["route"]["category"] == "simple"
+    assert h.ask("什么是光合作用？")["route"]["category"] == "general"
