@@ -44,6 +44,7 @@ _ENTITY = re.compile(
     r"(?<!^)(?<![.!?]\s)\b[A-Z][a-zA-Z]+|\d|[\"“”《》「」]|'[^']+'",
 )
 GENERAL_MAX_WORDS = 8
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 _FOLLOW_UP = re.compile(
     r"^\s*(and|also|what about|how about|why|so)\b|\b(it|its|they|them|their|this|that|these"
     r"|those|he|she|him|her|the other|the same|one)\b|它|他|她|这个|那个|这些|那些|其|呢[?？]?\s*$"
@@ -93,11 +94,12 @@ def length(question: str) -> int:
 
 
 def names_an_entity(question: str) -> bool:
-    """Whether a question names something specific (a name, number, date or title).
+    """Whether a question may name something specific (a name, number, date or title).
 
     A small model cannot know such facts reliably, so they are looked up, whatever it says.
+    Chinese names cannot be told apart without capitals, so a Chinese question always may.
     """
-    return bool(_ENTITY.search(question.strip()))
+    return bool(_ENTITY.search(question.strip()) or _CJK_CHAR.search(question))
 
 
 def parse_category(text: str) -> Category | None:

@@ -92,6 +92,7 @@ def test_follow_up_rules_are_off_once_the_question_was_rewritten() -> None:
         ("《战国无双3》是由哪两个公司合作开发的？", True),
         ("Kestrel K2 的外壳防护等级是多少？", True),
         ("What is photosynthesis?", False),
+        ("五羊新城又称什么？", True),
         ("How do rainbows form?", False),
         ("Why is the sky blue? Explain briefly.", False),
     ],
@@ -110,4 +111,5 @@ def test_a_general_verdict_on_a_specific_name_retrieves(make_harness) -> None:  
     assert long["route"]["category"] == "simple"
     zh = h.ask("战国史模式主打哪两个模式？")  # no spaces, but far longer than eight words
     assert zh["route"]["category"] == "simple"
-    assert h.ask("什么是光合作用？")["route"]["category"] == "general"
+    assert h.ask("五羊新城又称什么？")["route"]["category"] == "simple"  # a name, no capitals
+    assert h.ask("你好")["route"]["category"] == "general"  # the rule fast path still answers
