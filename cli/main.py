@@ -372,10 +372,11 @@ def bench_retrieval(
 ) -> None:
     """Recall of BM25, vector and hybrid search; ingestion speed; latency at scale."""
     from adaptive_rag.evaluation import retrieval_bench as rb  # noqa: PLC0415
+    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
 
     recall = rb.recall_table(limit, embedding_model) if recall_table else []
     scale = rb.scale_table([int(s) for s in sizes.split(",") if s.strip()])
-    text = f"### Recall\n\n{rb.markdown(recall)}\n\n### Latency at scale\n\n{rb.markdown(scale)}\n"
+    text = f"### Recall\n\n{table(recall)}\n\n### Latency at scale\n\n{table(scale)}\n"
     typer.echo(text)
     if out:
         out.write_text(text)
@@ -389,9 +390,10 @@ def bench_expansions(
 ) -> None:
     """Measure multi-query expansion and HyDE against plain retrieval (needs a chat model)."""
     from adaptive_rag.evaluation import retrieval_bench as rb  # noqa: PLC0415
+    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
 
     rows = rb.expansion_table(kb_path, [d.strip() for d in datasets.split(",")], limit)
-    typer.echo(rb.markdown(rows))
+    typer.echo(table(rows))
 
 
 @bench.command("models")

@@ -10,6 +10,8 @@ from typing import Any
 
 from adaptive_rag.evaluation.data import data_dir, read_jsonl, retrieval_sets
 from adaptive_rag.evaluation.metrics import f1
+from adaptive_rag.evaluation.routing import LABELS
+from adaptive_rag.evaluation.tables import table
 from adaptive_rag.graph.context import Context
 from adaptive_rag.nodes.classify import classify
 from adaptive_rag.nodes.decompose import decompose
@@ -22,8 +24,6 @@ from adaptive_rag.services.local_model import load_local_model
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
-
-LABELS = {"A": "general", "B": "simple", "C": "complex"}
 
 
 class Task:
@@ -77,11 +77,7 @@ def run(limit: int, seed: int = 3) -> str:
         _rewrite(services, rng, limit),
         _decompose(services, rng, max(3, limit // 2)),
     ]
-    rows = [t.row() for t in tasks]
-    keys = list(rows[0])
-    table = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
-    table += ["| " + " | ".join(str(r[k]) for k in keys) + " |" for r in rows]
-    return f"Model load: {load_s:.1f}s\n\n" + "\n".join(table) + "\n"
+    return f"Model load: {load_s:.1f}s\n\n" + table([t.row() for t in tasks]) + "\n"
 
 
 def _classify(services: Services, rng: random.Random, limit: int) -> Task:

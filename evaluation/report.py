@@ -8,18 +8,9 @@ from typing import Any
 
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.harness import by_route, summarize
+from adaptive_rag.evaluation.tables import table
 
 PAPER_ROUTER_ACCURACY = 0.5452
-
-
-def table(rows: list[dict[str, Any]], keys: list[str] | None = None) -> str:
-    """Render rows as a Markdown table."""
-    if not rows:
-        return "(no rows)"
-    keys = keys or list(rows[0])
-    lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
-    lines += ["| " + " | ".join(str(r.get(k, "")) for k in keys) + " |" for r in rows]
-    return "\n".join(lines)
 
 
 def goals(summary: list[dict[str, Any]], routing: dict[str, Any] | None) -> list[str]:

@@ -126,16 +126,6 @@ def scale_table(sizes: list[int], dim: int = 384, queries: int = 50) -> list[dic
     return rows
 
 
-def markdown(rows: list[dict[str, Any]]) -> str:
-    """Render rows as a Markdown table."""
-    if not rows:
-        return ""
-    keys = list(rows[0])
-    lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
-    lines += ["| " + " | ".join(str(r.get(k, "")) for k in keys) + " |" for r in rows]
-    return "\n".join(lines)
-
-
 def expansion_table(
     kb_path: str, datasets: list[str], limit: int, seed: int = 7
 ) -> list[dict[str, Any]]:

@@ -159,12 +159,13 @@ class KnowledgeBase:
         self, query: str, n: int, where: dict[str, Any] | None = None
     ) -> list[tuple[str, float]]:
         """Return up to n (chunk id, cosine similarity) pairs, best first."""
-        if self.count() == 0:
+        size = self.count()
+        if size == 0:
             return []
         vector = self._embeddings.embed_query(query)
         found = self._chunks.query(
             query_embeddings=[vector],
-            n_results=min(n, self.count()),
+            n_results=min(n, size),
             where=where or None,
             include=["distances"],
         )

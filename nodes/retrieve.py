@@ -9,7 +9,7 @@ from adaptive_rag.graph.state import RESET, State, doc_key
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.prompts import retrieve as prompts
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import call_model
+from adaptive_rag.services.chat import call_model, parse_json
 from adaptive_rag.services.retrieval import retrieve as search
 from langchain_core.documents import Document
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -49,17 +49,12 @@ def expand(query: str, ctx: Context, services: Services, update: dict[str, Any])
             queries.append(reply.text)
         else:
             try:
-                extra = Queries.model_validate_json(_json(reply.text)).queries
+                extra = parse_json(reply.text, Queries).queries
             except ValueError:
                 update["notes"] = "retrieve: multi-query reply was not readable"
                 extra = []
             queries.extend(q.strip() for q in extra[:EXTRA_QUERIES] if q.strip())
     return list(dict.fromkeys(q for q in queries if q))
-
-
-def _json(text: str) -> str:
-    """Cut the JSON object out of a reply."""
-    return text[text.find("{") : text.rfind("}") + 1]
 
 
 def fuse(results: list[list[Document]], k: int) -> list[Document]:
