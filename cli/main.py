@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from adaptive_rag.graph.context import Context
+from adaptive_rag.graph.context import Context, settings_from_pairs
 
 app = typer.Typer(
     help="An adaptive RAG agent: it decides per question how much retrieval it deserves.",
@@ -31,6 +31,10 @@ KbPath = Annotated[
     str, typer.Option("--kb-path", help="Knowledge-base folder (default: user data).")
 ]
 Collection = Annotated[str, typer.Option("--collection", "-c", help="Collection name.")]
+Settings = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Override a setting, FIELD=VALUE (repeatable; see README)."),
+]
 
 
 def _fail(message: str, code: int) -> typer.Exit:
@@ -163,10 +167,11 @@ def _print_footer(out: dict[str, Any], seconds: float) -> None:
         typer.secho(f"note: {note}", fg=typer.colors.YELLOW)
 
 
-def _context(**kwargs: Any) -> Context:
-    """Build a Context, turning a bad value into a clear exit."""
+def _context(settings: list[str] | None = None, **kwargs: Any) -> Context:
+    """Build a Context from options and --set pairs, turning a bad value into a clear exit."""
     try:
-        return Context(**{k: v for k, v in kwargs.items() if v is not None})
+        given = {k: v for k, v in kwargs.items() if v is not None}
+        return Context(**{**given, **settings_from_pairs(settings)})
     except ValueError as exc:
         raise _fail(str(exc), EXIT_BAD_CONFIG) from exc
 
@@ -184,11 +189,12 @@ def ask(
     collection: Collection = "default",
     kb_path: KbPath = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print the full output state.")] = False,
+    settings: Settings = None,
 ) -> None:
     """Answer one question (with --thread, as a turn of a conversation)."""
     if not question.strip():
         raise _fail("the question is empty", EXIT_BAD_CONFIG)
-    ctx = _context(collection=collection, kb_path=kb_path)
+    ctx = _context(settings, collection=collection, kb_path=kb_path)
     thread_id = thread or str(uuid.uuid4())
     with _graph() as graph:
         started = time.perf_counter()
@@ -255,11 +261,12 @@ def chat(
     thread: Annotated[str, typer.Option("--thread", "-t", help="Resume this conversation.")] = "",
     collection: Collection = "default",
     kb_path: KbPath = "",
+    settings: Settings = None,
 ) -> None:
     """Talk with the agent: follow-ups use the conversation; steps and tokens stream live."""
     from langgraph.types import Command  # noqa: PLC0415
 
-    ctx = _context(collection=collection, kb_path=kb_path)
+    ctx = _context(settings, collection=collection, kb_path=kb_path)
     thread_id = thread or str(uuid.uuid4())
     config = {"configurable": {"thread_id": thread_id}}
     typer.secho(f"thread {thread_id} — empty line or Ctrl-D to quit", fg=typer.colors.BRIGHT_BLACK)
@@ -429,6 +436,7 @@ def eval_run(
         bool, typer.Option(help="A seeded random sample instead of the first.")
     ] = True,
     corpus: Annotated[Path | None, typer.Option(help="Corpus JSONL for a custom data set.")] = None,
+    settings: Settings = None,
 ) -> None:
     """Run the adaptive graph, the full pipeline and single-shot RAG on the same questions."""
     from adaptive_rag.evaluation.harness import run_eval  # noqa: PLC0415
@@ -442,6 +450,7 @@ def eval_run(
             limit,
             sample,
             corpus=corpus,
+            context=settings_from_pairs(settings),
         )
     except (ValueError, FileNotFoundError) as exc:
         raise _fail(str(exc), EXIT_BAD_CONFIG) from exc

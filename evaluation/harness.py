@@ -166,6 +166,7 @@ def run_eval(
         raise ValueError(f"unknown configurations {sorted(unknown)}; use {', '.join(CONFIGS)}")
     data = load_eval_set(dataset, corpus)
     out_dir.mkdir(parents=True, exist_ok=True)
+    record_settings(out_dir, data.name, context or {})
     results = out_dir / "results.jsonl"
     done = (
         {(r["dataset"], r["config"], r["id"]) for r in read_jsonl(results)}
@@ -218,6 +219,19 @@ def run_eval(
             sink.flush()
             bar.update(1)
     return results
+
+
+def record_settings(out_dir: Path, dataset: str, settings: dict[str, Any]) -> None:
+    """Keep each data set's settings beside its results; resuming with others would mix runs."""
+    path = out_dir / "settings.json"
+    recorded = json.loads(path.read_text()) if path.exists() else {}
+    if dataset in recorded and recorded[dataset] != settings:
+        raise ValueError(
+            f"{out_dir} holds {dataset} results made with settings {recorded[dataset]}; "
+            f"use another --out for {settings}"
+        )
+    recorded[dataset] = settings
+    path.write_text(json.dumps(recorded, indent=2, sort_keys=True))
 
 
 def run_one(

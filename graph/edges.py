@@ -57,12 +57,19 @@ def after_clarify(state: State) -> Literal["classify", "finalize"]:
 
 
 def fan_out(state: State) -> list[Send] | Literal["retrieve"]:
-    """Answer each sub-question in parallel, or fall back to one retrieval."""
+    """Answer sub-questions in parallel, with the whole question's own search; else retrieve."""
     subs = state.get("sub_questions") or []
     if len(subs) < 2:
         return "retrieve"
+    whole = SubQuestionState(
+        sub_question=state.get("standalone") or "", index=len(subs), retrieve_only=True
+    )
     return [
-        Send("sub_question", SubQuestionState(sub_question=q, index=i)) for i, q in enumerate(subs)
+        *(
+            Send("sub_question", SubQuestionState(sub_question=q, index=i))
+            for i, q in enumerate(subs)
+        ),
+        Send("sub_question", whole),
     ]
 
 

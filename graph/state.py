@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from langchain_core.documents import Document
 from langchain_core.messages import AnyMessage
@@ -106,7 +106,9 @@ class SubAnswer(TypedDict):
     question: str
     """The sub-question."""
     answer: str
-    """Its short answer, citing the documents it used as [n]."""
+    """Its short answer, citing the documents it used as [n] (empty when only retrieved for)."""
+    retrieve_only: bool
+    """Whether it was only searched for (the whole question's own search, or answering off)."""
     source_keys: list[str]
     """Keys (doc_key) of the documents its [n] citations refer to, in order."""
 
@@ -245,3 +247,5 @@ class SubQuestionState(TypedDict):
 
     sub_question: str
     index: int
+    retrieve_only: NotRequired[bool]
+    """Search without answering (the whole question's own search)."""

@@ -6,7 +6,15 @@ import re
 from typing import Any
 
 from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import GenerationMode, Source, State, SubAnswer, doc_key
+from adaptive_rag.graph.state import (
+    RESET,
+    GenerationMode,
+    Source,
+    State,
+    SubAnswer,
+    doc_key,
+)
+from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model
@@ -58,6 +66,15 @@ def renumber(sub_answer: SubAnswer, docs: list[Document]) -> str:
     return _CITATION.sub(to_global, sub_answer["answer"])
 
 
+def fuse_branches(branches: list[SubAnswer], docs: list[Document], limit: int) -> list[Document]:
+    """Order the branches' documents by reciprocal rank fusion and keep the best `limit`."""
+    by_key = {doc_key(doc): doc for doc in docs}
+    fused = [key for key, _ in reciprocal_rank_fusion([b["source_keys"] for b in branches])]
+    ordered = [by_key[key] for key in fused if key in by_key]
+    ranked = set(fused)
+    return [*ordered, *(doc for doc in docs if doc_key(doc) not in ranked)][:limit]
+
+
 def choose_mode(state: State) -> GenerationMode:
     """Pick how to answer from what this turn has gathered."""
     route = state.get("route")
@@ -86,13 +103,20 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
         docs = []
         system, user = prompts.DIRECT_SYSTEM, prompts.DIRECT_USER.format(question=question)
     elif mode == "synthesis":
-        subs = "\n".join(
-            f"{i}. {s['question']}\n   {renumber(s, docs)}"
-            for i, s in enumerate(state.get("sub_answers") or [], start=1)
-        )
-        system = prompts.SYNTHESIS_SYSTEM
-        user = prompts.SYNTHESIS_USER.format(
-            documents=format_documents(docs), sub_answers=subs, question=question
+        branches = state.get("sub_answers") or []
+        docs = fuse_branches(branches, docs, 2 * ctx.k)
+        update["documents"] = [RESET, *docs]
+        parts = [b for b in branches if b["index"] < len(state.get("sub_questions") or [])]
+        if any(not b.get("retrieve_only") for b in parts):
+            listing = "\n".join(
+                f"{i}. {b['question']}\n   {renumber(b, docs)}" for i, b in enumerate(parts, 1)
+            )
+            system, template = prompts.SYNTHESIS_SYSTEM, prompts.SYNTHESIS_USER
+        else:
+            listing = "\n".join(f"{i}. {b['question']}" for i, b in enumerate(parts, 1))
+            system, template = prompts.PARTS_SYSTEM, prompts.PARTS_USER
+        user = template.format(
+            documents=format_documents(docs), sub_answers=listing, question=question
         )
     else:
         check = state.get("check")

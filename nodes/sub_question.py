@@ -20,14 +20,15 @@ def sub_question(
     """Retrieve for the sub-question and answer it briefly; 'unknown' on any failure."""
     ctx = context_of(runtime)
     question, index = state["sub_question"], state["index"]
+    answering = ctx.answer_sub_questions and not state.get("retrieve_only")
     update: dict[str, Any] = {"steps": "sub_question", "retrievals": 1}
-    answer = "unknown"
+    answer = "unknown" if answering else ""
     try:
         docs = retrieve(services.kb(ctx), question, ctx.k)
     except Exception as exc:
         docs = []
         update["notes"] = f"sub_question {index + 1}: retrieval failed ({type(exc).__name__})"
-    if docs:
+    if docs and answering:
         try:
             reply = call_model(
                 services.chat(ctx),
@@ -48,6 +49,7 @@ def sub_question(
             index=index,
             question=question,
             answer=answer,
+            retrieve_only=not answering,
             source_keys=[doc_key(doc) for doc in docs],
         )
     ]

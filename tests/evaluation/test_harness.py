@@ -87,6 +87,8 @@ def test_runs_three_configurations_resumes_and_reports(
     assert (
         len(results.read_text().splitlines()) == 9 and len(model.calls) == calls_before
     )  # resumed
+    with pytest.raises(ValueError, match="use another --out"):  # other settings, same folder
+        run_eval(str(questions), out, corpus=corpus, context={"k": 2}, progress=False)
     summary = {r["config"]: r for r in summarize(records)}
     assert (
         summary["single"]["calls_median"] == 1

@@ -67,13 +67,14 @@ def test_route_question_without_a_verdict_retrieves() -> None:
     assert edges.route_question(state(route=None)) == "retrieve"
 
 
-def test_fan_out_sends_one_branch_per_sub_question() -> None:
-    sends = edges.fan_out(state(sub_questions=["a?", "b?", "c?"]))
+def test_fan_out_sends_one_branch_per_sub_question_and_one_for_the_whole() -> None:
+    sends = edges.fan_out(state(sub_questions=["a?", "b?", "c?"], standalone="a and b and c?"))
     assert isinstance(sends, list) and all(isinstance(s, Send) for s in sends)
     assert [s.arg for s in sends] == [
         {"sub_question": "a?", "index": 0},
         {"sub_question": "b?", "index": 1},
         {"sub_question": "c?", "index": 2},
+        {"sub_question": "a and b and c?", "index": 3, "retrieve_only": True},
     ]
     assert edges.fan_out(state(sub_questions=["only one"])) == "retrieve"
 

@@ -135,9 +135,10 @@ def test_complex_question_fans_out_and_synthesises_with_global_citations(make_ha
     out = h.ask("Compare the Zephyr X2 kettle and the Aurora lamp")
     steps = out["diagnostics"]["steps"]
     assert out["route"]["category"] == "complex"
-    assert steps.count("sub_question") == 2 and "retrieve" not in steps
+    # two answered sub-questions and the whole question's own search
+    assert steps.count("sub_question") == 3 and "retrieve" not in steps
     assert steps[-3:] == ["generate", "self_check", "finalize"]
-    assert out["diagnostics"]["retrievals"] == 2
+    assert out["diagnostics"]["retrievals"] == 3 and h.model.roles()["sub"] == 2
     synthesis = next(user for role, user in h.model.calls if role == "synthesis")
     assert "Zephyr X2" in synthesis and "Aurora lamp" in synthesis
     # each sub-answer cited its own [1]; in the synthesis prompt they point to different sources
@@ -157,7 +158,22 @@ def test_decomposition_is_capped_by_budget(make_harness: Any) -> None:
     many = '{"sub_questions": ["kettle size?", "lamp watts?", "returns policy?", "kettle boil?", "lamp life?"]}'
     h = make_harness(decompose=many)
     out = h.ask("Compare everything about the kettle and the lamp", max_sub_questions=2)
-    assert out["diagnostics"]["steps"].count("sub_question") == 2
+    assert out["diagnostics"]["steps"].count("sub_question") == 2 + 1
+    assert h.model.roles()["sub"] == 2
+
+
+def test_sub_questions_can_steer_retrieval_alone(make_harness: Any) -> None:
+    h = make_harness(
+        decompose='{"sub_questions": ["How big is the Zephyr X2 kettle?", "How many watts does the Aurora lamp use?"]}',
+    )
+    out = h.ask("Compare the Zephyr X2 kettle and the Aurora lamp", answer_sub_questions=False)
+    roles = h.model.roles()
+    assert roles["sub"] == 0 and roles["synthesis"] == 0 and roles["parts"] == 1
+    prompt = next(user for role, user in h.model.calls if role == "parts")
+    assert "1. How big is the Zephyr X2 kettle?" in prompt
+    assert "2. How many watts does the Aurora lamp use?" in prompt
+    assert "3." not in prompt.split("Parts of the question:")[1]  # the whole question is not a part
+    assert {s["title"] for s in out["sources"]} == {"Zephyr X2", "Aurora lamp"}
 
 
 def test_realtime_goes_to_the_web_first(make_harness: Any) -> None:

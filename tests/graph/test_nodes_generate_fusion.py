@@ -1,0 +1,35 @@
+"""Synthesis sees the branches' documents fused by rank, capped, best of each branch first."""
+
+from __future__ import annotations
+
+from adaptive_rag.graph.state import SubAnswer, doc_key
+from adaptive_rag.nodes.generate import fuse_branches
+from langchain_core.documents import Document
+
+
+def doc(name: str) -> Document:
+    return Document(page_content=name, metadata={"id": name})
+
+
+def branch(index: int, names: list[str]) -> SubAnswer:
+    return SubAnswer(
+        index=index,
+        question=f"q{index}",
+        answer="",
+        retrieve_only=True,
+        source_keys=[doc_key(doc(n)) for n in names],
+    )
+
+
+def test_documents_found_by_several_branches_rank_first_then_each_branch_best() -> None:
+    docs = [doc(n) for n in ["a1", "a2", "a3", "b1", "b2", "shared"]]
+    branches = [branch(0, ["a1", "a2", "shared"]), branch(1, ["b1", "shared", "b2"])]
+    fused = [d.page_content for d in fuse_branches(branches, docs, limit=10)]
+    assert fused == ["shared", "a1", "b1", "a2", "b2", "a3"]
+
+
+def test_the_cap_keeps_the_best_and_unranked_documents_come_last() -> None:
+    docs = [doc(n) for n in ["x", "a1", "a2", "b1", "b2"]]
+    branches = [branch(0, ["a1", "a2"]), branch(1, ["b1", "b2"])]
+    assert [d.page_content for d in fuse_branches(branches, docs, limit=2)] == ["a1", "b1"]
+    assert fuse_branches(branches, docs, limit=10)[-1].page_content == "x"
