@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 from adaptive_rag.graph.context import Context, settings_from_pairs
+from adaptive_rag.services.secrets import redact
 
 app = typer.Typer(
     help="An adaptive RAG agent: it decides per question how much retrieval it deserves.",
@@ -39,7 +40,7 @@ Settings = Annotated[
 
 def _fail(message: str, code: int) -> typer.Exit:
     """Print an actionable error and return the exit to raise."""
-    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    typer.secho(f"error: {redact(message)}", fg=typer.colors.RED, err=True)
     return typer.Exit(code)
 
 
@@ -184,7 +185,7 @@ def _jsonable(out: dict[str, Any]) -> dict[str, Any]:
 
 @app.command()
 def ask(
-    question: Annotated[str, typer.Argument(help="The question.")],
+    question: Annotated[str, typer.Argument(help="The question ('-' reads it from stdin).")],
     thread: Annotated[str, typer.Option("--thread", "-t", help="Continue this conversation.")] = "",
     collection: Collection = "default",
     kb_path: KbPath = "",
@@ -192,11 +193,12 @@ def ask(
     settings: Settings = None,
 ) -> None:
     """Answer one question (with --thread, as a turn of a conversation)."""
-    if not question.strip():
-        raise _fail("the question is empty", EXIT_BAD_CONFIG)
     ctx = _context(settings, collection=collection, kb_path=kb_path)
+    question = _valid_question(_read_stdin() if question == "-" else question, ctx)
     thread_id = thread or str(uuid.uuid4())
     with _graph() as graph:
+        if thread:
+            _require_thread(graph, thread)
         started = time.perf_counter()
         out = graph.invoke(
             {"question": question}, {"configurable": {"thread_id": thread_id}}, context=ctx
@@ -208,6 +210,34 @@ def ask(
         _print_answer(out, seconds)
         typer.secho(f"thread: {thread_id}", fg=typer.colors.BRIGHT_BLACK)
     _exit_for(out)
+
+
+def _read_stdin() -> str:
+    """Read a question from standard input, which must be UTF-8 text."""
+    try:
+        return sys.stdin.buffer.read().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _fail(f"the question is not valid UTF-8 ({exc.reason})", EXIT_BAD_CONFIG) from exc
+
+
+def _valid_question(question: str, ctx: Context) -> str:
+    """Refuse what the agent would refuse (empty, binary, invalid UTF-8, too long) with exit 2."""
+    from adaptive_rag.nodes.intake import clean_question  # noqa: PLC0415
+
+    cleaned, problem = clean_question(question, ctx.max_question_chars)
+    if problem:
+        raise _fail(problem, EXIT_BAD_CONFIG)
+    return cleaned
+
+
+def _require_thread(graph: Any, thread_id: str) -> None:
+    """Refuse to 'continue' a conversation that does not exist (a typo would start a new one)."""
+    if not graph.get_state({"configurable": {"thread_id": thread_id}}).values:
+        raise _fail(
+            f"no conversation with thread id {thread_id!r}; start one without --thread"
+            " (its id is printed after the answer)",
+            EXIT_BAD_CONFIG,
+        )
 
 
 def _exit_for(out: dict[str, Any]) -> None:
@@ -269,8 +299,12 @@ def chat(
     ctx = _context(settings, collection=collection, kb_path=kb_path)
     thread_id = thread or str(uuid.uuid4())
     config = {"configurable": {"thread_id": thread_id}}
-    typer.secho(f"thread {thread_id} — empty line or Ctrl-D to quit", fg=typer.colors.BRIGHT_BLACK)
     with _graph() as graph:
+        if thread:
+            _require_thread(graph, thread)
+        typer.secho(
+            f"thread {thread_id} — empty line or Ctrl-D to quit", fg=typer.colors.BRIGHT_BLACK
+        )
         while True:
             try:
                 question = input("\nyou> ").strip()

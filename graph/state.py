@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal, NotRequired
 
 from langchain_core.documents import Document
-from langchain_core.messages import AnyMessage
+from langchain_core.messages import AnyMessage, BaseMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
@@ -14,6 +15,8 @@ Relevance = Literal["correct", "ambiguous", "incorrect"]
 GenerationMode = Literal["direct", "rag", "synthesis", "regenerate", "fallback", "none"]
 
 RESET = "__reset__"
+REJECTED = "rejected_input"
+"""Name on the messages of a turn whose input was refused; history leaves them out."""
 """Sentinel a node writes to a per-turn list or counter to clear it for a new question."""
 
 
@@ -127,8 +130,13 @@ class SelfCheck(TypedDict):
 
 
 def has_history(state: State) -> bool:
-    """Whether the conversation holds earlier turns before this question."""
-    return len(state.get("messages") or []) > 1
+    """Whether the conversation holds earlier answered turns before this question."""
+    return len(conversation(state.get("messages") or [])) > 1
+
+
+def conversation(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """Return the thread's messages without refused turns (stand-ins and error replies)."""
+    return [m for m in messages if getattr(m, "name", None) != REJECTED]
 
 
 def verdict_score(check: SelfCheck) -> int:

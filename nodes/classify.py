@@ -10,6 +10,7 @@ from adaptive_rag.graph.state import Category, Route, State, has_history
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, resolve_model_spec
+from adaptive_rag.services.secrets import describe
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
@@ -145,7 +146,7 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> di
         update["route"] = Route(
             category="simple", reason="classifier unavailable", method="default"
         )
-        update["notes"] = f"classify: model failed ({type(exc).__name__}: {exc}); retrieving"
+        update["notes"] = f"classify: model failed ({describe(exc)}); retrieving"
         return update
     update.update(reply.usage())
     category = parse_category(reply.text)

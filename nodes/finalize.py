@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from adaptive_rag.graph.context import Context
-from adaptive_rag.graph.state import Diagnostics, State, verdict_score
+from adaptive_rag.graph.state import REJECTED, Diagnostics, State, verdict_score
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
@@ -95,5 +95,5 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> dic
         else confidence(state),
         "verified": passed(state) and not state.get("error"),
         "diagnostics": diagnostics,
-        "messages": [AIMessage(content=answer)],
+        "messages": [AIMessage(content=answer, name=REJECTED if state.get("error") else None)],
     }

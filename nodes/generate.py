@@ -19,6 +19,7 @@ from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model
 from adaptive_rag.services.retrieval import format_documents, title_of
+from adaptive_rag.services.secrets import describe
 from langchain_core.documents import Document
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -132,7 +133,7 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
     try:
         reply = call_model(services.chat(ctx), [SystemMessage(system), HumanMessage(user)])
     except Exception as exc:
-        reason = f"the model failed ({type(exc).__name__}: {exc})"[:300]
+        reason = f"the model failed ({describe(exc)})"
         update.update(answer=prompts.FAILED_ANSWER.format(reason=reason), mode="none", sources=[])
         update["notes"] = f"generate: {reason}"
         return update

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import RESET, State
+from adaptive_rag.graph.state import REJECTED, RESET, State
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import message_text
 from langchain_core.messages import HumanMessage
@@ -16,24 +17,58 @@ def intake(state: State, runtime: Runtime[Context], services: Services) -> dict[
     """Read the question (plain `question` wins over the last human turn) and start a turn."""
     ctx = context_of(runtime)
     update: dict[str, Any] = _fresh_turn(ctx, services)
-    question = str(state.get("question") or "")
-    if question.strip():
-        update["messages"] = [HumanMessage(content=question)]
+    raw: Any = state.get("question")
+    replaces: str | None = None  # id of an incoming human message a rejection stands in for
+    if raw not in (None, "") and not isinstance(raw, str):
+        question, problem = "", f"The question must be text, not {type(raw).__name__}."
+    elif isinstance(raw, str) and raw.strip():
+        question, problem = raw, ""
         update["question"] = ""  # consumed, so a later turn sent as messages is not shadowed
     else:
         messages = state.get("messages") or []
         last = messages[-1] if messages else None
         question = message_text(last) if isinstance(last, HumanMessage) else ""
-    question = question.strip()
-    if not question:
-        update["error"] = "Please ask a question: the input had no question text."
-    elif len(question) > ctx.max_question_chars:
-        update["error"] = (
-            f"The question is too long ({len(question)} characters; the limit is"
-            f" {ctx.max_question_chars}). Please shorten it."
+        replaces = last.id if isinstance(last, HumanMessage) else None
+        problem = ""
+    question, problem = (
+        clean_question(question, ctx.max_question_chars)
+        if not problem
+        else (
+            "",
+            problem,
         )
+    )
+    if problem:
+        update["error"] = problem
+        # the rejected input never enters the conversation; a short stand-in marks the turn
+        update["messages"] = [
+            HumanMessage(content=f"[input rejected: {problem}]", name=REJECTED, id=replaces)
+        ]
+    elif replaces is None:
+        update["messages"] = [HumanMessage(content=question)]
     update.update(query=question, standalone=question, search_query=question)
     return update
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def clean_question(text: str, max_chars: int) -> tuple[str, str]:
+    """Return the question without control characters, or '' and why it cannot be asked."""
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        return "", "The question is not valid UTF-8 text. Please send it as UTF-8."
+    controls = len(_CONTROL.findall(text))
+    question = _CONTROL.sub("", text).strip()
+    if not question:
+        return "", "Please ask a question: the input had no question text."
+    if controls > max(2, len(text) // 20) or "\ufffd" * 3 in question:
+        return "", "The input looks like binary data, not a question."
+    if len(question) > max_chars:
+        return "", (
+            f"The question is too long ({len(question)} characters; the limit is"
+            f" {max_chars}). Please shorten it."
+        )
+    return question, ""
 
 
 def _fresh_turn(ctx: Context, services: Services) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from adaptive_rag.prompts import retrieve as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, parse_json
 from adaptive_rag.services.retrieval import retrieve as search
+from adaptive_rag.services.secrets import describe
 from langchain_core.documents import Document
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -76,7 +77,7 @@ def retrieve(state: State, runtime: Runtime[Context], services: Services) -> dic
         kb = services.kb(ctx)
         docs = fuse([search(kb, q, ctx.k) for q in queries], ctx.k)
     except Exception as exc:  # store down, no knowledge base: continue without documents
-        update["notes"] = f"retrieve: knowledge base unavailable ({type(exc).__name__}: {exc})"
+        update["notes"] = f"retrieve: knowledge base unavailable ({describe(exc)})"
         docs = []
     web_docs = [d for d in state.get("documents") or [] if d.metadata.get("origin") == "web"]
     update["documents"] = [RESET, *web_docs, *docs]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import State
+from adaptive_rag.graph.state import State, conversation
 from adaptive_rag.prompts import rewrite_with_history as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, clean_line, message_text
@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 
 def recent_history(messages: list[BaseMessage], turns: int, max_chars: int = 600) -> str:
     """Format the last `turns` question/answer pairs before the latest question."""
-    earlier = [m for m in messages[:-1] if isinstance(m, HumanMessage | AIMessage)]
+    earlier = [m for m in conversation(messages)[:-1] if isinstance(m, HumanMessage | AIMessage)]
     window = earlier[-2 * turns :] if turns > 0 else []
     lines = []
     for message in window:

@@ -7,6 +7,7 @@ from typing import Any
 from adaptive_rag.graph.context import Context, context_of
 from adaptive_rag.graph.state import State
 from adaptive_rag.services import Services
+from adaptive_rag.services.secrets import describe
 from langgraph.runtime import Runtime
 
 
@@ -22,7 +23,7 @@ def web_search(state: State, runtime: Runtime[Context], services: Services) -> d
     try:
         docs = web.search(query, ctx.web_results)
     except Exception as exc:
-        reason = f"{type(exc).__name__}: {exc}"[:300]
+        reason = describe(exc)
         update.update(web_available=False, web_status=f"web search failed ({reason})")
         update["notes"] = f"web_search: {reason}"
         return update

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any, Protocol
 
+from adaptive_rag.services.secrets import describe, redact
 from langchain_core.documents import Document
 
 
@@ -39,12 +40,10 @@ class TavilySearch:
                 query, max_results=max_results, timeout=int(self._timeout)
             )
         except Exception as exc:  # network, auth, rate limit: all mean "web not reached"
-            raise WebSearchError(
-                f"{type(exc).__name__}: {_redact(str(exc), self._api_key)}"
-            ) from exc
+            raise WebSearchError(describe(exc, also=(self._api_key,))) from exc
         if not isinstance(payload, dict) or payload.get("error"):
             detail = payload.get("error") if isinstance(payload, dict) else payload
-            raise WebSearchError(f"Tavily answered with an error: {detail}")
+            raise WebSearchError(redact(f"Tavily answered with an error: {detail}"))
         return [
             Document(
                 page_content=str(item.get("content", "")),
@@ -58,11 +57,6 @@ class TavilySearch:
             for item in payload.get("results", [])
             if item.get("content")
         ]
-
-
-def _redact(text: str, secret: str) -> str:
-    """Remove a secret from an error message before it reaches state or logs."""
-    return text.replace(secret, "***") if secret else text
 
 
 def default_web_search() -> WebSearch | None:

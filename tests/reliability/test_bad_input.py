@@ -1,0 +1,113 @@
+"""Bad input gets a clear refusal (CLI: message and exit 2) and never corrupts the thread."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from adaptive_rag import Services, build_graph
+from adaptive_rag.cli import main as cli
+from adaptive_rag.graph.state import REJECTED
+from adaptive_rag.knowledge import embeddings
+from adaptive_rag.nodes.intake import clean_question
+from fakes import HashEmbeddings, KeywordRetriever, ScriptedChatModel, kb_docs
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from typer.testing import CliRunner
+
+HUGE = "How big is the kettle? " * 4500  # about 100 KB
+BINARY = "".join(chr(c) for c in range(32)) * 40 + "kettle"
+INVALID_UTF8 = b"How big \xff\xfe is it?".decode("utf-8", "surrogateescape")
+
+BAD: dict[str, tuple[Any, str]] = {
+    "empty": ("", "no question text"),
+    "whitespace": (" \n\t ", "no question text"),
+    "100 KB": (HUGE, "too long"),
+    "binary junk": (BINARY, "binary data"),
+    "invalid UTF-8": (INVALID_UTF8, "not valid UTF-8"),
+    "a number": (12345, "must be text, not int"),
+    "a list": (["How big is the kettle?"], "must be text, not list"),
+    "a dict": ({"text": "hi"}, "must be text, not dict"),
+}
+
+
+def graph_with_model() -> tuple[Any, ScriptedChatModel]:
+    model = ScriptedChatModel.with_script()
+    services = Services(chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), no_web=True)
+    return build_graph(InMemorySaver(), services=services), model
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_question_is_refused_without_a_model_call_and_the_thread_survives(name: str) -> None:
+    question, message = BAD[name]
+    graph, model = graph_with_model()
+    config = {"configurable": {"thread_id": name}}
+    first = graph.invoke({"question": "How big is the Zephyr X2 kettle?"}, config)
+    calls = len(model.calls)
+    out = graph.invoke({"question": question}, config)
+    assert message in out["answer"] and out["confidence"] == 0.0 and out["verified"] is False
+    assert len(model.calls) == calls  # refused before any model call
+    # the rejected input is not kept: a short stand-in marks the turn, and history skips it
+    messages = graph.get_state(config).values["messages"]
+    assert sum(len(str(m.content)) for m in messages) < 2000
+    assert [m.name for m in messages[2:]] == [REJECTED, REJECTED]
+    follow = graph.invoke({"question": "And how long does it take to boil?"}, config)
+    assert "rewrite_with_history" in follow["diagnostics"]["steps"]
+    rewrite_prompt = [user for role, user in model.calls if role == "rewrite"][-1]
+    assert "input rejected" not in rewrite_prompt and message not in rewrite_prompt
+    assert first["answer"] in rewrite_prompt
+
+
+def test_bad_input_sent_as_messages_is_replaced_not_appended() -> None:
+    graph, _ = graph_with_model()
+    config = {"configurable": {"thread_id": "m"}}
+    graph.invoke({"messages": [HumanMessage(HUGE)]}, config)
+    messages = graph.get_state(config).values["messages"]
+    assert [type(m) for m in messages] == [HumanMessage, AIMessage]
+    assert messages[0].content.startswith("[input rejected: The question is too long")
+
+
+def test_control_characters_are_stripped_from_a_real_question() -> None:
+    assert clean_question("How big\x00 is the\x07 kettle?", 4000) == (
+        "How big is the kettle?",
+        "",
+    )
+
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def kb_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("ADAPTIVE_RAG_DATA", str(tmp_path / "data"))
+    monkeypatch.delenv("CHROMA_HOST", raising=False)
+    monkeypatch.setattr(embeddings, "_CACHE", {"local:multilingual-e5-small": HashEmbeddings()})
+    return str(tmp_path / "kb")
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (["  "], None, "no question text"),
+        ([HUGE], None, "too long"),
+        ([BINARY], None, "binary data"),
+        ([INVALID_UTF8], None, "not valid UTF-8"),
+        (["-"], b"How big \xff\xfe is it?", "not valid UTF-8"),
+        (["-"], HUGE.encode(), "too long"),
+        (["-"], bytes(range(256)) * 400, "not valid UTF-8"),
+        (["hi", "--thread", "no-such-thread"], None, "no conversation with thread id"),
+        (["hi", "--set", "k=0"], None, "k must be between"),
+    ],
+)
+def test_cli_refuses_bad_input_with_exit_2(
+    kb_env: str, args: list[str], stdin: bytes | None, message: str
+) -> None:
+    result = runner.invoke(cli.app, ["ask", *args, "--kb-path", kb_env], input=stdin)
+    assert result.exit_code == cli.EXIT_BAD_CONFIG, result.output
+    assert message in result.output
+
+
+def test_cli_chat_refuses_an_unknown_thread(kb_env: str) -> None:
+    result = runner.invoke(cli.app, ["chat", "--thread", "nope", "--kb-path", kb_env], input="\n")
+    assert result.exit_code == cli.EXIT_BAD_CONFIG and "no conversation" in result.output
