@@ -7,6 +7,6 @@ For each document, in order, answer:
 - "yes": it contains the answer or facts needed for it
 - "partial": it is about the same subject but lacks the answer
 - "no": it is about something else
-Reply with JSON only: {{"grades": ["yes", "no", ...]}} with one grade per document."""
+Reply with JSON only: {"grades": ["yes", "no", ...]} with one grade per document."""
 
 USER = "Question: {question}\n\n{documents}\n\nJSON with {count} grades:"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from typing import Any
 
@@ -72,10 +73,19 @@ def title_of(doc: Document) -> str:
     return str(meta.get("title") or meta.get("source") or meta.get("id") or "untitled")
 
 
+_TAG = re.compile(r"<\s*(/?)\s*source", re.IGNORECASE)
+
+
+def _inert(text: str) -> str:
+    """Defuse anything in retrieved text that could close or open a <source> block."""
+    return _TAG.sub(lambda m: f"‹{m.group(1)}source", text)
+
+
 def format_documents(docs: list[Document], max_chars: int = 1500) -> str:
     """Format documents as numbered, delimited data: the model cites them, never obeys them."""
     blocks = []
     for number, doc in enumerate(docs, start=1):
-        text = doc.page_content.strip()[:max_chars]
-        blocks.append(f'<source id="{number}" title="{title_of(doc)}">\n{text}\n</source>')
+        text = _inert(doc.page_content.strip()[:max_chars])
+        title = _inert(title_of(doc)).replace('"', "'").replace("\n", " ")[:200]
+        blocks.append(f'<source id="{number}" title="{title}">\n{text}\n</source>')
     return "\n\n".join(blocks)

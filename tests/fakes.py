@@ -94,6 +94,7 @@ class ScriptedChatModel(BaseChatModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
     script: dict[str, Any]
     _calls: list[tuple[str, str]] = PrivateAttr(default_factory=list)
+    _systems: list[str] = PrivateAttr(default_factory=list)
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
 
     @classmethod
@@ -107,6 +108,10 @@ class ScriptedChatModel(BaseChatModel):
     @property
     def calls(self) -> list[tuple[str, str]]:
         return list(self._calls)
+
+    @property
+    def systems(self) -> list[str]:
+        return list(self._systems)
 
     def roles(self) -> Counter[str]:
         return Counter(role for role, _ in self._calls)
@@ -123,6 +128,7 @@ class ScriptedChatModel(BaseChatModel):
         role = role_of(system)
         with self._lock:
             self._calls.append((role, user))
+            self._systems.extend(str(m.content) for m in messages if m.type == "system")
         reply = self.script[role]
         if isinstance(reply, Exception):
             raise reply
