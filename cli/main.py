@@ -72,10 +72,13 @@ def ingest(
     seconds = time.perf_counter() - started
     typer.echo(
         f"{len(report.added)} added, {len(report.replaced)} replaced,"
-        f" {len(report.unchanged)} unchanged, {len(report.failed)} failed;"
+        f" {len(report.unchanged)} unchanged, {len(report.duplicates)} duplicates,"
+        f" {len(report.failed)} failed;"
         f" {report.chunks_added} chunks added, {report.chunks_removed} removed"
         f" in {seconds:.1f}s -> {kb.count()} chunks in {collection!r} at {kb.location}"
     )
+    for duplicate in report.duplicates:
+        typer.secho(f"skipped duplicate: {duplicate}", fg=typer.colors.YELLOW, err=True)
     for failure in report.failed:
         typer.secho(f"skipped: {failure}", fg=typer.colors.YELLOW, err=True)
     if report.failed and not (report.added or report.replaced or report.unchanged):

@@ -17,15 +17,19 @@ class LoadError(ValueError):
 
 
 def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Yield supported files under the given files and folders, in a stable order."""
+    """Yield supported files under the given files and folders, in a stable order, once each."""
+    seen: set[Path] = set()
     for raw in paths:
         path = Path(raw).expanduser()
         if path.is_dir():
-            for child in sorted(path.rglob("*")):
-                if child.is_file() and child.suffix.lower() in SUPPORTED:
-                    yield child.resolve()
-        elif path.is_file() or not path.exists():
-            yield path.resolve()  # a missing or unsupported file is reported by load_file
+            found = [c.resolve() for c in sorted(path.rglob("*")) if c.is_file()]
+            found = [c for c in found if c.suffix.lower() in SUPPORTED]
+        else:  # a missing or unsupported file is reported by load_file
+            found = [path.resolve()]
+        for item in found:
+            if item not in seen:
+                seen.add(item)
+                yield item
 
 
 def load_file(path: Path) -> list[Document]:

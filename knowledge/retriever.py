@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.services.secrets import describe
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
@@ -28,6 +30,10 @@ def chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
 AGREEMENT_DEPTH = 3
 
 
+class RetrievalDegradedError(RuntimeError):
+    """One search channel failed and the other found nothing."""
+
+
 class HybridRetriever(BaseRetriever):
     """Search one knowledge base by meaning and by keywords, and fuse the two rankings."""
 
@@ -42,14 +48,24 @@ class HybridRetriever(BaseRetriever):
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun | None = None
     ) -> list[Document]:
-        rankings = []
-        if self.mode in ("hybrid", "vector"):
-            found = self.kb.vector_search(query, self.fetch_k, chroma_where(self.where))
-            rankings.append([cid for cid, _ in found])
-        if self.mode in ("hybrid", "keyword"):
+        rankings: list[list[str]] = []
+        failures: list[str] = []
+        channels: dict[str, Callable[[], list[tuple[str, float]]]] = {
+            "vector": lambda: self.kb.vector_search(query, self.fetch_k, chroma_where(self.where)),
             # BM25 has no filter of its own: over-fetch, then keep what matches
-            found = self.kb.keyword_search(query, self.fetch_k * (3 if self.where else 1))
-            rankings.append([cid for cid, _ in found])
+            "keyword": lambda: self.kb.keyword_search(
+                query, self.fetch_k * (3 if self.where else 1)
+            ),
+        }
+        for name, search in channels.items():
+            if self.mode not in ("hybrid", name):
+                continue
+            try:
+                rankings.append([cid for cid, _ in search()])
+            except Exception as exc:  # one channel down (embedding model, index): use the other
+                if self.mode != "hybrid" or failures:
+                    raise
+                failures.append(f"{name} search failed ({describe(exc)})")
         fused = reciprocal_rank_fusion(rankings)
         # both channels put it in their top 3: a free, strong relevance signal (see retrieve node)
         agreed = (
@@ -66,6 +82,13 @@ class HybridRetriever(BaseRetriever):
             doc.metadata["score"] = round(scores.get(str(doc.id), 0.0), 5)
             doc.metadata["agreement"] = str(doc.id) in agreed
         docs = docs[: self.k]
+        if failures:
+            if not docs:
+                raise RetrievalDegradedError(
+                    "; ".join(failures) + "; the other search found nothing"
+                )
+            for doc in docs:
+                doc.metadata["degraded"] = "; ".join(failures)
         return self._widen(docs) if self.small_to_big else docs
 
     def _widen(self, docs: list[Document]) -> list[Document]:

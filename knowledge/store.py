@@ -6,6 +6,7 @@ import hashlib
 import os
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,9 @@ def _client(kb_path: str) -> tuple[Any, str, Path]:
     host = os.environ.get("CHROMA_HOST", "").strip()
     if host:
         port = int(os.environ.get("CHROMA_PORT") or 8000)
-        client = chromadb.HttpClient(host=host, port=port, settings=settings)
+        from adaptive_rag.knowledge.chroma_http import http_client  # noqa: PLC0415
+
+        client = http_client(host, port, settings)
         return client, f"Chroma server {host}:{port}", data_dir() / "bm25" / f"{host}_{port}"
     path = Path(kb_path).expanduser() if kb_path else data_dir() / "kb"
     path.mkdir(parents=True, exist_ok=True)
@@ -58,6 +61,7 @@ class IngestReport:
     added: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     chunks_added: int = 0
     chunks_removed: int = 0
@@ -105,7 +109,10 @@ class KnowledgeBase:
         `embeddings` overrides the model built from `embedding_model` (which still names it).
         """
         spec = resolve_embeddings_spec(embedding_model)
-        client, where, bm25 = _client(kb_path)
+        try:
+            client, where, bm25 = _client(kb_path)
+        except (ConnectionError, ValueError) as exc:
+            raise KnowledgeBaseError(str(exc)) from exc
         try:
             existing = client.get_collection(collection, embedding_function=None)
         except ValueError as exc:  # bad name
@@ -180,7 +187,7 @@ class KnowledgeBase:
 
     def keyword_index(self) -> KeywordIndex:
         """Return the BM25 index, rebuilding it if the collection changed since it was saved."""
-        revision = str(self.revision())
+        revision = self._fingerprint()
         with self._lock:
             if self._keyword is None or self._keyword.fingerprint != revision:
                 saved = KeywordIndex.load(self._bm25_dir)
@@ -250,20 +257,29 @@ class KnowledgeBase:
         """Add files and folders; unchanged files are skipped, changed ones replaced."""
         report = IngestReport()
         prepared: list[_Prepared] = []
+        hashes: dict[str, str] = {}  # file hash -> source, for duplicates within this run
         for path in iter_files(paths):
-            item = self._prepare(path, report)
+            item = self._prepare(path, report, hashes)
             if item is not None:
                 prepared.append(item)
+        if not prepared:
+            return report
+        self._bump(refresh=False)  # a search during the writes rebuilds BM25 afterwards
         new_chunks = [c for p in prepared for c in p.chunks if c.id not in p.old_ids]
-        vectors = self._embed(new_chunks, progress)
-        for item in prepared:
-            self._write(item, vectors, report)
-        if prepared:
-            self._bump()
+        with self._progress(len(new_chunks), progress) as bar:
+            # embed and write a group of files at a time: a crash loses one group's work
+            for group in _groups(prepared, WRITE_GROUP_CHUNKS):
+                fresh = [c for p in group for c in p.chunks if c.id not in p.old_ids]
+                vectors = self._embed(fresh, bar)
+                for item in group:
+                    self._write(item, vectors, report)
+        self._bump()
         return report
 
-    def _prepare(self, path: Path, report: IngestReport) -> _Prepared | None:
-        """Read and chunk a file unless it is unchanged; record failures by name."""
+    def _prepare(
+        self, path: Path, report: IngestReport, hashes: dict[str, str]
+    ) -> _Prepared | None:
+        """Read and chunk a file unless unchanged or a duplicate; record failures by name."""
         source = str(path)
         try:
             file_hash = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -272,9 +288,18 @@ class KnowledgeBase:
             return None
         existing = self._chunks.get(where={"source": source}, include=["metadatas"])
         old_ids = set(existing["ids"])
-        if old_ids and all((m or {}).get("file_hash") == file_hash for m in existing["metadatas"]):
-            report.unchanged.append(source)
+        metas = [m or {} for m in existing["metadatas"]]
+        if old_ids and all(m.get("file_hash") == file_hash for m in metas):
+            expected = {m.get("file_chunks") for m in metas}
+            if expected in ({None}, {len(old_ids)}):  # every chunk is there (a crash may not)
+                report.unchanged.append(source)
+                hashes.setdefault(file_hash, source)
+                return None
+        twin = hashes.get(file_hash) or self._source_with_hash(file_hash, source)
+        if twin:
+            report.duplicates.append(f"{source} (same content as {twin})")
             return None
+        hashes[file_hash] = source
         try:
             docs = load_file(path)
         except LoadError as exc:
@@ -283,26 +308,36 @@ class KnowledgeBase:
         chunks, sections = chunk_documents(docs, source)
         for chunk in chunks:
             chunk.metadata["file_hash"] = file_hash
+            chunk.metadata["file_chunks"] = len(chunks)
         (report.replaced if old_ids else report.added).append(source)
         return _Prepared(source, file_hash, chunks, sections, old_ids)
 
-    def _embed(self, chunks: list[Document], progress: bool) -> dict[str, list[float]]:
-        """Embed chunks in batches, with a progress bar on long work."""
+    def _source_with_hash(self, file_hash: str, source: str) -> str:
+        """Return another source already holding this exact file content, if any."""
+        found = self._chunks.get(where={"file_hash": file_hash}, include=["metadatas"], limit=5)
+        others = [str((m or {}).get("source")) for m in found["metadatas"]]
+        return next((o for o in others if o != source), "")
+
+    def _progress(self, total: int, progress: bool) -> Any:
+        """Return a progress bar over the chunks to embed (silent for small or quiet runs)."""
         from tqdm import tqdm  # noqa: PLC0415
 
-        vectors: dict[str, list[float]] = {}
-        with tqdm(
-            total=len(chunks),
+        return tqdm(
+            total=total,
             desc="Embedding",
             unit="chunk",
             file=sys.stderr,
-            disable=not progress or len(chunks) < EMBED_BATCH,
-        ) as bar:
-            for start in range(0, len(chunks), EMBED_BATCH):
-                batch = chunks[start : start + EMBED_BATCH]
-                rows = self._embeddings.embed_documents([index_text(c) for c in batch])
-                vectors.update({str(c.id): row for c, row in zip(batch, rows, strict=True)})
-                bar.update(len(batch))
+            disable=not progress or total < EMBED_BATCH,
+        )
+
+    def _embed(self, chunks: list[Document], bar: Any) -> dict[str, list[float]]:
+        """Embed chunks in batches, advancing the progress bar."""
+        vectors: dict[str, list[float]] = {}
+        for start in range(0, len(chunks), EMBED_BATCH):
+            batch = chunks[start : start + EMBED_BATCH]
+            rows = self._embeddings.embed_documents([index_text(c) for c in batch])
+            vectors.update({str(c.id): row for c, row in zip(batch, rows, strict=True)})
+            bar.update(len(batch))
         return vectors
 
     def _write(
@@ -338,18 +373,44 @@ class KnowledgeBase:
         report.chunks_added += len(fresh)
         report.chunks_removed += len(stale)
 
-    def _bump(self) -> None:
+    def _bump(self, refresh: bool = True) -> None:
         """Advance the revision so every process rebuilds its BM25 index once."""
         collection = self._client.get_collection(self.name, embedding_function=None)
         meta = dict(collection.metadata or {})
         meta["revision"] = int(meta.get("revision", 0)) + 1
         collection.modify(metadata=meta)
-        self._keyword_refresh()
+        if refresh:
+            self._keyword_refresh()
+
+    def _fingerprint(self) -> str:
+        """Identify the collection's content for BM25: revision and chunk count.
+
+        The count catches writes whose closing revision bump a crash prevented.
+        """
+        return f"{self.revision()}:{self.count()}"
 
     def _keyword_refresh(self) -> None:
         """Rebuild and save the BM25 index now, so the next search does not pay for it."""
         with self._lock:
-            self._keyword = self._rebuild_keyword_index(str(self.revision()))
+            self._keyword = self._rebuild_keyword_index(self._fingerprint())
+
+
+WRITE_GROUP_CHUNKS = 256
+"""Chunks embedded before they are written (bounds the work a crash can lose)."""
+
+
+def _groups(items: list[_Prepared], size: int) -> Iterator[list[_Prepared]]:
+    """Split prepared files into consecutive groups of about `size` new chunks."""
+    group: list[_Prepared] = []
+    count = 0
+    for item in items:
+        group.append(item)
+        count += sum(1 for c in item.chunks if c.id not in item.old_ids)
+        if count >= size:
+            yield group
+            group, count = [], 0
+    if group:
+        yield group
 
 
 def _get_all(collection: Any, include: list[str]) -> dict[str, list[Any]]:

@@ -79,6 +79,9 @@ def retrieve(state: State, runtime: Runtime[Context], services: Services) -> dic
     except Exception as exc:  # store down, no knowledge base: continue without documents
         update["notes"] = f"retrieve: knowledge base unavailable ({describe(exc)})"
         docs = []
+    degraded = next((d.metadata["degraded"] for d in docs if d.metadata.get("degraded")), "")
+    if degraded:
+        update["notes"] = f"retrieve: {degraded}; used the other search alone"
     web_docs = [d for d in state.get("documents") or [] if d.metadata.get("origin") == "web"]
     update["documents"] = [RESET, *web_docs, *docs]
     update["retrieval_confident"] = bool(

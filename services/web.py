@@ -24,9 +24,10 @@ class WebSearch(Protocol):
 class TavilySearch:
     """Tavily as a WebSearch; the client is built on first use, never at import."""
 
-    def __init__(self, api_key: str, timeout: float = 15.0) -> None:
+    def __init__(self, api_key: str, timeout: float = 15.0, base_url: str | None = None) -> None:
         self._api_key = api_key
         self._timeout = timeout
+        self._base_url = base_url  # a proxy or a test server; None is Tavily's own API
         self._client: Any = None
 
     def search(self, query: str, max_results: int) -> list[Document]:
@@ -35,9 +36,9 @@ class TavilySearch:
             if self._client is None:
                 from tavily import TavilyClient  # noqa: PLC0415 - built lazily
 
-                self._client = TavilyClient(api_key=self._api_key)
+                self._client = TavilyClient(api_key=self._api_key, api_base_url=self._base_url)
             payload = self._client.search(
-                query, max_results=max_results, timeout=int(self._timeout)
+                query, max_results=max_results, timeout=max(1, int(self._timeout))
             )
         except Exception as exc:  # network, auth, rate limit: all mean "web not reached"
             raise WebSearchError(describe(exc, also=(self._api_key,))) from exc

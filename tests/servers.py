@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
+import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import httpx
 import pytest
 
 
@@ -31,3 +39,84 @@ def venv_cli(name: str, install_hint: str) -> str:
             pytest.fail(message)
         pytest.skip(message)
     return found
+
+
+Reply = tuple[int, bytes]
+
+
+@contextmanager
+def http_server(reply: Callable[[str, bytes], Reply], delay: float = 0.0) -> Iterator[str]:
+    """Serve `reply(path, body) -> (status, body)` on a loopback port, after `delay` seconds."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            time.sleep(delay)
+            status, payload = reply(self.path, body)
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+            except OSError:
+                pass  # the client gave up waiting
+
+        do_GET = do_POST  # noqa: N815
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextmanager
+def silent_server() -> Iterator[int]:
+    """Accept connections on a loopback port and never answer (a hung server)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(64)
+        yield int(sock.getsockname()[1])
+
+
+@contextmanager
+def chroma_process(folder: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """Run `chroma run` on a loopback port over `folder` until the block ends."""
+    cli = venv_cli("chroma", "pip install chromadb")
+    log = (folder / "server.log").open("ab")
+    proc = subprocess.Popen(
+        [cli, "run", "--path", str(folder / "data"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=1).is_success:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        else:
+            pytest.fail("chroma run did not start:\n" + (folder / "server.log").read_text()[-2000:])
+        yield proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGCONT)  # a test may have frozen it
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=20)
+        log.close()

@@ -2,53 +2,25 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fakes import SAMPLE, HashEmbeddings
-from servers import free_port, venv_cli
+from servers import chroma_process, free_port
 
 pytestmark = pytest.mark.server
 
 
 @pytest.fixture(scope="module")
 def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
-    cli = venv_cli("chroma", "pip install chromadb")
     port = free_port()
-    folder = tmp_path_factory.mktemp("chroma-server")
-    log = (folder / "server.log").open("w")
-    proc = subprocess.Popen(
-        [cli, "run", "--path", str(folder / "data"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=1).is_success:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.3)
-        else:
-            pytest.fail("chroma run did not start:\n" + (folder / "server.log").read_text()[-2000:])
+    with chroma_process(tmp_path_factory.mktemp("chroma-server"), port):
         yield "127.0.0.1", port
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=20)
-        log.close()
 
 
 def test_ingest_search_update_and_delete_through_the_server(

@@ -11,55 +11,71 @@ from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, grades, kb_docs,
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-# (role that fails, question that reaches it, extra script so that it is reached)
-REACHES: dict[str, tuple[str, dict[str, Any]]] = {
-    "classify": ("Tell me about the Zephyr X2 kettle", {}),
-    "rewrite": ("and it?", {}),
-    "decompose": ("Compare the Zephyr X2 kettle and the Aurora lamp", {}),
-    "sub": (
-        "Compare the Zephyr X2 kettle and the Aurora lamp",
-        {"decompose": '{"sub_questions": ["Zephyr X2 kettle size?", "Aurora lamp watts?"]}'},
-    ),
-    "synthesis": (
-        "Compare the Zephyr X2 kettle and the Aurora lamp",
-        {"decompose": '{"sub_questions": ["Zephyr X2 kettle size?", "Aurora lamp watts?"]}'},
-    ),
-    "grade": ("How big is the Zephyr X2 kettle?", {}),
-    "refine": ("How big is the Zephyr X2 kettle?", {"grade": grades(5, 5)}),
-    "transform": ("How big is the Zephyr X2 kettle?", {"grade": grades(0, 0)}),
-    "rag": ("How big is the Zephyr X2 kettle?", {}),
+COMPLEX = "Compare the Zephyr X2 kettle and the Aurora lamp"
+TWO_PARTS = {"decompose": '{"sub_questions": ["Zephyr X2 kettle size?", "Aurora lamp watts?"]}'}
+
+# role that fails -> (question that reaches it, script so that it is reached, context)
+REACHES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
+    "classify": ("Tell me about the Zephyr X2 kettle", {}, {}),
+    "rewrite": ("and it?", {}, {}),
+    "decompose": (COMPLEX, {}, {}),
+    "sub": (COMPLEX, TWO_PARTS, {}),
+    "synthesis": (COMPLEX, TWO_PARTS, {}),
+    "parts": (COMPLEX, TWO_PARTS, {"answer_sub_questions": False}),
+    "multi_query": ("How big is the Zephyr X2 kettle?", {}, {"multi_query": True}),
+    "hyde": ("How big is the Zephyr X2 kettle?", {}, {"hyde": True}),
+    "grade": ("How big is the Zephyr X2 kettle?", {}, {}),
+    "refine": ("How big is the Zephyr X2 kettle?", {"grade": grades(5, 5)}, {}),
+    "transform": ("How big is the Zephyr X2 kettle?", {"grade": grades(0, 0)}, {}),
+    "rag": ("How big is the Zephyr X2 kettle?", {}, {}),
     "regenerate": (
         "How big is the Zephyr X2 kettle?",
         {"check": '{"grounded": false, "answers_question": true, "feedback": "x"}'},
+        {},
     ),
-    "direct": ("Hello!", {}),
-    "check": ("How big is the Zephyr X2 kettle?", {}),
+    "direct": ("Hello!", {}, {}),
+    "check": ("How big is the Zephyr X2 kettle?", {}, {}),
 }
+FAULTS: dict[str, Any] = {
+    "exception": RuntimeError("model exploded"),
+    "timeout": TimeoutError("request timed out after 60 s"),
+    "connection": ConnectionError("Connection refused"),
+    "malformed": "}{ not json at all",
+    "empty": "",
+}
+# classify, history rewrite, decompose, 3 sub-questions; per retrieval (2 with one rewrite):
+# multi-query, HyDE, grade, refine; a query rewrite; (generate + check) x 2 with a regeneration
+CALL_BOUND = 1 + 1 + 1 + 3 + 2 * 4 + 1 + 2 * 2
 
 
 @pytest.mark.parametrize("role", sorted(REACHES))
-@pytest.mark.parametrize("failure", ["exception", "garbage"])
-def test_a_failing_node_degrades_and_the_thread_survives(role: str, failure: str) -> None:
-    question, script = REACHES[role]
-    bad: Any = RuntimeError("model exploded") if failure == "exception" else "}{ not json at all"
-    model = ScriptedChatModel.with_script(**{**script, role: bad})
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_a_failing_model_call_degrades_and_the_thread_survives(
+    role: str, fault: str, tally: Any
+) -> None:
+    question, script, context = REACHES[role]
+    model = ScriptedChatModel.with_script(**{**script, role: FAULTS[fault]})
     graph = build_graph(
         InMemorySaver(),
         services=Services(
             chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), no_web=True
         ),
     )
-    config = {"configurable": {"thread_id": f"{role}-{failure}"}}
-    graph.invoke({"question": "How big is the Zephyr X2 kettle?"}, config)  # an earlier turn
-    out = graph.invoke({"question": question}, config)
+    config = {"configurable": {"thread_id": f"{role}-{fault}"}}
+    ctx = adaptive_rag.Context(**context)
+    graph.invoke({"question": "How big is the Zephyr X2 kettle?"}, config, context=ctx)
+    out = graph.invoke({"question": question}, config, context=ctx)
     assert role in model.roles(), "the failing node was not reached"
     assert out["answer"].strip()
     assert out["diagnostics"]["steps"][-1] == "finalize"
-    if failure == "exception":
-        assert out["diagnostics"]["notes"], "a failure must leave a diagnostic"
+    assert len(model.calls) <= 2 * CALL_BOUND  # two turns, each within its budgets
+    if isinstance(FAULTS[fault], Exception):
+        notes = " ".join(out["diagnostics"]["notes"])
+        assert type(FAULTS[fault]).__name__ in notes + out["answer"], "no diagnostic of the fault"
     # the conversation is intact: both turns, each answered
     kinds = [type(m) for m in graph.get_state(config).values["messages"]]
     assert kinds == [HumanMessage, AIMessage, HumanMessage, AIMessage]
+    tally(runs=2, faults=1, answers=2, errors=0, lost=4 - len(kinds))
 
 
 def test_failed_generation_is_an_honest_could_not_answer() -> None:
