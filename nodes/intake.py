@@ -19,11 +19,12 @@ def intake(state: State, runtime: Runtime[Context], services: Services) -> dict[
     update: dict[str, Any] = _fresh_turn(ctx, services)
     raw: Any = state.get("question")
     replaces: str | None = None  # id of an incoming human message a rejection stands in for
+    if raw not in (None, ""):
+        update["question"] = ""  # consumed, so a later turn sent as messages is not shadowed
     if raw not in (None, "") and not isinstance(raw, str):
         question, problem = "", f"The question must be text, not {type(raw).__name__}."
     elif isinstance(raw, str) and raw.strip():
         question, problem = raw, ""
-        update["question"] = ""  # consumed, so a later turn sent as messages is not shadowed
     else:
         messages = state.get("messages") or []
         last = messages[-1] if messages else None

@@ -1,22 +1,72 @@
-"""A graph over scripted fakes, for serving with `langgraph dev` in tests."""
+"""Graphs over scripted fakes, for serving with `langgraph dev` in tests."""
 
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from adaptive_rag import Services, build_graph  # noqa: E402
-from fakes import KeywordRetriever, ScriptedChatModel, kb_docs  # noqa: E402
+from adaptive_rag.knowledge.retriever import HybridRetriever  # noqa: E402
+from adaptive_rag.knowledge.store import KnowledgeBase  # noqa: E402
+from fakes import HashEmbeddings, KeywordRetriever, ScriptedChatModel, kb_docs  # noqa: E402
+from langchain_core.documents import Document  # noqa: E402
+from langchain_core.retrievers import BaseRetriever  # noqa: E402
+
+REWRITE = "How long does the Zephyr X2 kettle take to boil?"
 
 graph = build_graph(
     services=Services(
-        chat_model=ScriptedChatModel.with_script(
-            rewrite="How long does the Zephyr X2 kettle take to boil?"
-        ),
+        chat_model=ScriptedChatModel.with_script(rewrite=REWRITE),
         retriever=KeywordRetriever(docs=kb_docs()),
         no_web=True,
     ),
     name="Adaptive RAG (scripted)",
+)
+
+
+def _slow_answer(user: str) -> str:
+    time.sleep(4)  # long enough to kill the server mid-run
+    return "A slow answer [1]."
+
+
+slow_graph = build_graph(
+    services=Services(
+        chat_model=ScriptedChatModel.with_script(rewrite=REWRITE, rag=_slow_answer),
+        retriever=KeywordRetriever(docs=kb_docs()),
+        no_web=True,
+    ),
+    name="Adaptive RAG (slow)",
+)
+
+
+class ChromaServerKB(BaseRetriever):
+    """Hybrid search over the 'load' collection on the Chroma server of CHROMA_HOST/PORT."""
+
+    def _get_relevant_documents(self, query: str, *, run_manager: Any = None) -> list[Document]:
+        return HybridRetriever(kb=_server_kb(), k=4).invoke(query)
+
+
+_LOCK = threading.Lock()
+_KB: list[KnowledgeBase] = []
+
+
+def _server_kb() -> KnowledgeBase:
+    with _LOCK:
+        if not _KB:  # opened on first use, never at import
+            _KB.append(KnowledgeBase.open("", "load", "test:hash", embeddings=HashEmbeddings()))
+        return _KB[0]
+
+
+chroma_graph = build_graph(
+    services=Services(
+        chat_model=ScriptedChatModel.with_script(rewrite=REWRITE),
+        retriever=ChromaServerKB(),
+        no_web=True,
+    ),
+    name="Adaptive RAG (Chroma server)",
 )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -113,6 +115,69 @@ def chroma_process(folder: Path, port: int) -> Iterator[subprocess.Popen[bytes]]
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGCONT)  # a test may have frozen it
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=20)
+        log.close()
+
+
+ROOT = Path(__file__).resolve().parents[1]
+QUIET = {
+    "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+    "LANGGRAPH_NO_VERSION_CHECK": "1",
+    "LANGSMITH_TRACING": "false",
+    "LANGCHAIN_TRACING_V2": "false",
+}
+
+
+@contextmanager
+def langgraph_dev(
+    work: Path, graphs: dict[str, str], env: dict[str, str] | None = None, port: int = 0
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Serve the project's langgraph.json plus `graphs` with `langgraph dev` from `work`."""
+    cli = venv_cli("langgraph", "pip install -e '.[dev]'")
+    project = json.loads((ROOT / "langgraph.json").read_text())
+    project["dependencies"] = [str(ROOT)]
+    project["graphs"].update(graphs)
+    config = work / "langgraph.json"
+    config.write_text(json.dumps(project))
+    port = port or free_port()
+    log_path = work / "server.log"
+    log = log_path.open("ab")
+    environment = {**os.environ, **QUIET, **(env or {})}
+    environment.pop("OPENAI_API_KEY", None)
+    environment.pop("TAVILY_API_KEY", None)
+    command = [cli, "dev", "--config", str(config), "--host", "127.0.0.1", "--port", str(port)]
+    proc = subprocess.Popen(
+        [*command, "--no-browser", "--no-reload"],
+        cwd=work,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=environment,
+        start_new_session=True,
+    )
+    url = ""
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            text = log_path.read_text(errors="replace")
+            found = re.findall(r"API: (http://127\.0\.0\.1:\d+)", text)  # it may pick another
+            candidate = found[-1] if found else f"http://127.0.0.1:{port}"
+            try:
+                if httpx.get(f"{candidate}/ok", timeout=2).status_code == 200:
+                    url = candidate
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        if not url:
+            pytest.fail("langgraph dev did not start:\n" + log_path.read_text()[-3000:])
+        yield url, proc
+    finally:
+        if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)
             try:
                 proc.wait(timeout=20)

@@ -2,90 +2,21 @@
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import signal
-import subprocess
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from servers import free_port, venv_cli
-
-ROOT = Path(__file__).resolve().parents[1]
-QUIET = {
-    "LANGGRAPH_CLI_NO_ANALYTICS": "1",
-    "LANGGRAPH_NO_VERSION_CHECK": "1",
-    "LANGSMITH_TRACING": "false",
-    "LANGCHAIN_TRACING_V2": "false",
-}
+from servers import ROOT, langgraph_dev
 
 pytestmark = pytest.mark.server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    cli = venv_cli("langgraph", "pip install -e '.[dev]'")
-    work = tmp_path_factory.mktemp("dev")
-    project = json.loads((ROOT / "langgraph.json").read_text())
-    project["dependencies"] = [str(ROOT)]
-    project["graphs"]["scripted"] = f"{ROOT / 'tests' / 'server_graph.py'}:graph"
-    config = work / "langgraph.json"
-    config.write_text(json.dumps(project))
-    port = free_port()
-    log = (work / "server.log").open("w")
-    env = {**os.environ, **QUIET}
-    env.pop("OPENAI_API_KEY", None)
-    env.pop("TAVILY_API_KEY", None)
-    proc = subprocess.Popen(
-        [
-            cli,
-            "dev",
-            "--config",
-            str(config),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--no-browser",
-            "--no-reload",
-        ],
-        cwd=work,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=env,
-        start_new_session=True,
-    )
-    url = ""
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and proc.poll() is None:
-            text = (work / "server.log").read_text(errors="replace")
-            found = re.search(r"API: (http://127\.0\.0\.1:\d+)", text)  # it may pick another port
-            candidate = found.group(1) if found else f"http://127.0.0.1:{port}"
-            try:
-                if httpx.get(f"{candidate}/ok", timeout=2).status_code == 200:
-                    url = candidate
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.5)
-        if not url:
-            pytest.fail(
-                "langgraph dev did not start:\n" + (work / "server.log").read_text()[-3000:]
-            )
+    scripted = f"{ROOT / 'tests' / 'server_graph.py'}:graph"
+    with langgraph_dev(tmp_path_factory.mktemp("dev"), {"scripted": scripted}) as (url, _):
         yield url
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-        log.close()
 
 
 def run(url: str, thread: str, graph: str, payload: dict[str, Any], **extra: Any) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,14 @@ def test_bad_input_sent_as_messages_is_replaced_not_appended() -> None:
     assert messages[0].content.startswith("[input rejected: The question is too long")
 
 
+def test_a_refused_question_is_consumed_and_does_not_shadow_the_next_turn() -> None:
+    graph, _ = graph_with_model()
+    config = {"configurable": {"thread_id": "shadow"}}
+    graph.invoke({"question": ["not", "text"]}, config)
+    out = graph.invoke({"messages": [HumanMessage("How big is the Zephyr X2 kettle?")]}, config)
+    assert out["route"]["category"] == "simple" and out["sources"]
+
+
 def test_control_characters_are_stripped_from_a_real_question() -> None:
     assert clean_question("How big\x00 is the\x07 kettle?", 4000) == (
         "How big is the kettle?",
@@ -111,3 +120,29 @@ def test_cli_refuses_bad_input_with_exit_2(
 def test_cli_chat_refuses_an_unknown_thread(kb_env: str) -> None:
     result = runner.invoke(cli.app, ["chat", "--thread", "nope", "--kb-path", kb_env], input="\n")
     assert result.exit_code == cli.EXIT_BAD_CONFIG and "no conversation" in result.output
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        ({"input": {"question": 123}}, "input.question must be a string, not int"),
+        ({"input": {"question": ["a"]}}, "input.question must be a string, not list"),
+        ({"input": "hello"}, "input must be an object"),
+        ({"input": {"messages": 5}}, "input.messages must be a list"),
+        ({"input": {"messages": [{"role": "user", "content": 5}]}}, "content must be text"),
+        ({"input": {"question": HUGE}}, "too long"),
+        ({"input": {"question": BINARY}}, "binary data"),
+        ({"input": {"question": "hi"}, "context": {"k": "abc"}}, "context: k must be a number"),
+        ({"input": {"question": "hi"}, "context": {"nope": 1}}, "context: "),
+        ({"input": {"question": "hi"}, "context": "k=3"}, "context must be an object"),
+        ({"input": {"question": "How big is the kettle?"}}, ""),
+        ({"input": {"messages": [{"role": "user", "content": "hi"}]}}, ""),
+        ({"input": None, "command": {"resume": "the hub"}}, ""),
+    ],
+)
+def test_server_run_requests_are_checked_before_a_run(body: dict[str, Any], problem: str) -> None:
+    from adaptive_rag.webapp import run_request_problem
+
+    found = run_request_problem(json.dumps(body).encode())
+    assert (problem in found) if problem else found == ""
+    assert bool(found) == bool(problem)

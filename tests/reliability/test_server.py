@@ -1,0 +1,300 @@
+"""`langgraph dev` under bad requests, load (plain and on a Chroma server), and kill -9 restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from adaptive_rag.knowledge.store import KnowledgeBase
+from fakes import SAMPLE, HashEmbeddings
+from servers import ROOT, chroma_process, free_port, langgraph_dev
+
+pytestmark = pytest.mark.server
+
+GRAPHS = {
+    name: f"{ROOT / 'tests' / 'server_graph.py'}:{attr}"
+    for name, attr in (("scripted", "graph"), ("slow", "slow_graph"), ("chroma", "chroma_graph"))
+}
+THREADS = int(os.environ.get("LOAD_THREADS", "16"))
+TURNS = int(os.environ.get("LOAD_TURNS", "4"))
+LOAD_DEADLINE = 300.0  # seconds: the load test is bounded in count and in time
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Chroma server holding the sample knowledge base, and langgraph dev in front of it."""
+    chroma_dir = tmp_path_factory.mktemp("chroma")
+    port = free_port()
+    env = {"CHROMA_HOST": "127.0.0.1", "CHROMA_PORT": str(port), "CHROMA_TIMEOUT": "10"}
+    with chroma_process(chroma_dir, port):
+        saved = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)
+        try:
+            kb = KnowledgeBase.open(
+                "", "load", "test:hash", create=True, embeddings=HashEmbeddings()
+            )
+            kb.ingest([str(SAMPLE)], progress=False)
+        finally:
+            for key, value in saved.items():
+                os.environ.pop(key) if value is None else os.environ.update({key: value})
+        with langgraph_dev(tmp_path_factory.mktemp("dev"), GRAPHS, env) as (url, _):
+            yield url
+
+
+def new_thread(url: str) -> str:
+    return str(httpx.post(f"{url}/threads", json={}, timeout=10).json()["thread_id"])
+
+
+def messages_of(url: str, thread: str) -> list[dict[str, Any]]:
+    state = httpx.get(f"{url}/threads/{thread}/state", timeout=10).json()
+    return list((state.get("values") or {}).get("messages") or [])
+
+
+BAD_REQUESTS: dict[str, dict[str, Any]] = {
+    "question is a number": {"input": {"question": 123}},
+    "question is a list": {"input": {"question": ["How big?"]}},
+    "input is a string": {"input": "How big is the kettle?"},
+    "message content is a number": {"input": {"messages": [{"role": "user", "content": 5}]}},
+    "100 KB question": {"input": {"question": "How big is it? " * 7000}},
+    "binary junk": {"input": {"question": "".join(chr(c) for c in range(32)) * 30}},
+    "context k is text": {"input": {"question": "hi"}, "context": {"k": "abc"}},
+    "unknown context field": {"input": {"question": "hi"}, "context": {"temperature": 2}},
+}
+
+
+def test_wrong_types_through_the_api_are_4xx_and_store_nothing(stack: str, tally: Any) -> None:
+    thread = new_thread(stack)
+    first = httpx.post(
+        f"{stack}/threads/{thread}/runs/wait",
+        json={"assistant_id": "scripted", "input": {"question": "How big is the Zephyr X2?"}},
+        timeout=60,
+    )
+    assert first.status_code == 200 and first.json()["answer"]
+    before = messages_of(stack, thread)
+    statuses = {}
+    for name, body in BAD_REQUESTS.items():
+        for path in ("runs/wait", "runs", "runs/stream"):
+            response = httpx.post(
+                f"{stack}/threads/{thread}/{path}",
+                json={"assistant_id": "scripted", **body},
+                timeout=60,
+            )
+            statuses[f"{name} ({path})"] = response.status_code
+            assert response.status_code == 422, (name, path, response.text[:300])
+            assert response.json()["detail"], name
+    garbage = httpx.post(
+        f"{stack}/threads/{thread}/runs/wait",
+        content=b"\xff\xfe{not json",
+        headers={"content-type": "application/json"},
+        timeout=10,
+    )
+    unknown_thread = httpx.post(
+        f"{stack}/threads/00000000-0000-4000-8000-000000000000/runs/wait",
+        json={"assistant_id": "scripted", "input": {"question": "hi"}},
+        timeout=10,
+    )
+    unknown_graph = httpx.post(
+        f"{stack}/threads/{thread}/runs/wait",
+        json={"assistant_id": "nope", "input": {"question": "hi"}},
+        timeout=10,
+    )
+    assert garbage.status_code == 422 and unknown_graph.status_code == 422
+    assert unknown_thread.status_code == 404
+    assert messages_of(stack, thread) == before  # nothing stored, nothing corrupted
+    after = httpx.post(
+        f"{stack}/threads/{thread}/runs/wait",
+        json={"assistant_id": "scripted", "input": {"question": "And how long to boil?"}},
+        timeout=60,
+    )
+    assert after.status_code == 200 and len(after.json()["messages"]) == 4
+    tally(runs=len(statuses) + 5, faults=len(statuses) + 3, answers=2, errors=0)
+
+
+async def _load(url: str, graph: str) -> dict[str, Any]:
+    """THREADS conversations at once, TURNS turns each; return latencies and errors."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    async with httpx.AsyncClient(timeout=120) as client:
+
+        async def conversation(n: int) -> None:
+            thread = (await client.post(f"{url}/threads", json={})).json()["thread_id"]
+            questions = ["What is the restocking fee for returns?", "And how long does it take?"]
+            for turn in range(TURNS):
+                started = time.perf_counter()
+                response = await client.post(
+                    f"{url}/threads/{thread}/runs/wait",
+                    json={
+                        "assistant_id": graph,
+                        "input": {"question": questions[min(turn, 1)] + f" ({n}.{turn})"},
+                    },
+                )
+                latencies.append(time.perf_counter() - started)
+                body = response.json() if response.status_code == 200 else {}
+                if response.status_code != 200 or "__error__" in body or not body.get("answer"):
+                    errors.append(f"{response.status_code} {response.text[:200]}")
+                    continue
+                if len(body["messages"]) != 2 * (turn + 1):
+                    errors.append(f"thread {thread}: {len(body['messages'])} messages")
+
+        started = time.perf_counter()
+        await asyncio.wait_for(
+            asyncio.gather(*(conversation(n) for n in range(THREADS))), LOAD_DEADLINE
+        )
+        wall = time.perf_counter() - started
+    return {"latencies": latencies, "errors": errors, "wall": wall}
+
+
+@pytest.mark.parametrize("graph", ["scripted", "chroma"])
+def test_concurrent_threads_under_load_have_zero_errors(
+    stack: str, graph: str, tally: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = asyncio.run(_load(stack, graph))
+    runs = len(result["latencies"])
+    latencies = sorted(result["latencies"])
+    p95 = latencies[max(0, int(round(0.95 * runs)) - 1)]
+    with capsys.disabled():
+        print(
+            f"\nload[{graph}]: {THREADS} threads x {TURNS} turns = {runs} runs in"
+            f" {result['wall']:.1f} s -> {runs / result['wall']:.2f} runs/s;"
+            f" latency p50 {statistics.median(latencies):.2f} s, p95 {p95:.2f} s;"
+            f" errors {len(result['errors'])}"
+        )
+    assert runs == THREADS * TURNS
+    assert result["errors"] == []
+    tally(runs=runs, answers=runs - len(result["errors"]), errors=len(result["errors"]))
+
+
+FLUSH_WAIT = 12.0  # langgraph dev writes its in-memory store to disk every 10 s
+
+
+def test_kill_9_mid_run_then_restart_keeps_the_thread(tmp_path: Path, tally: Any) -> None:
+    work = tmp_path / "dev"
+    work.mkdir()
+    with langgraph_dev(work, GRAPHS) as (url, proc):
+        thread = new_thread(url)
+        first = httpx.post(
+            f"{url}/threads/{thread}/runs/wait",
+            json={"assistant_id": "slow", "input": {"question": "How big is the Zephyr X2?"}},
+            timeout=60,
+        )
+        assert first.status_code == 200 and first.json()["answer"] == "A slow answer [1]."
+        time.sleep(FLUSH_WAIT)
+        outcome: dict[str, Any] = {}
+
+        def second_turn() -> None:
+            try:
+                outcome["response"] = httpx.post(
+                    f"{url}/threads/{thread}/runs/wait",
+                    json={"assistant_id": "slow", "input": {"question": "And how long to boil?"}},
+                    timeout=60,
+                )
+            except httpx.HTTPError as exc:
+                outcome["error"] = exc
+
+        runner = threading.Thread(target=second_turn)
+        runner.start()
+        time.sleep(2.0)  # the slow model is writing its answer now
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=20)
+        runner.join(timeout=30)
+        assert "error" in outcome, "the run finished before the kill"
+    with langgraph_dev(work, GRAPHS) as (url, _):
+        kept = messages_of(url, thread)
+        assert [m["type"] for m in kept[:2]] == ["human", "ai"], kept
+        assert kept[1]["content"] == "A slow answer [1]."
+        third = httpx.post(
+            f"{url}/threads/{thread}/runs/wait",
+            json={"assistant_id": "scripted", "input": {"question": "And how long to boil?"}},
+            timeout=60,
+        )
+        assert third.status_code == 200, third.text
+        body = third.json()
+        assert body["answer"] and "rewrite_with_history" in body["diagnostics"]["steps"]
+        assert body["messages"][0]["content"] == "How big is the Zephyr X2?"
+    tally(runs=3, faults=1, answers=2, lost=0)
+
+
+def test_cli_killed_mid_answer_keeps_its_sqlite_thread(tmp_path: Path, tally: Any) -> None:
+    """`adaptive-rag ask --thread` (SQLite) killed mid-run; the next call continues the thread."""
+    import json  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    from servers import http_server  # noqa: PLC0415
+
+    slow = {"delay": 0.0, "requests": 0}
+
+    def reply(path: str, body: bytes) -> tuple[int, bytes]:
+        slow["requests"] += 1
+        time.sleep(slow["delay"])
+        content = "The restocking fee is 10% [1]."
+        return 200, json.dumps(
+            {
+                "id": "x",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "fake",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": content},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+            }
+        ).encode()
+
+    cli = str(Path(sys.executable).parent / "adaptive-rag")
+    with http_server(reply) as url:
+        env = {
+            **os.environ,
+            "ADAPTIVE_RAG_DATA": str(tmp_path / "data"),
+            "ADAPTIVE_RAG_CHAT_MODEL": "openai:fake",
+            "OPENAI_BASE_URL": f"{url}/v1",
+            "OPENAI_API_KEY": "sk-fake-key-for-the-loopback-server",
+        }
+        env.pop("CHROMA_HOST", None)
+        env.pop("POSTGRES_URI", None)
+
+        def ask(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                [cli, "ask", *args], env=env, capture_output=True, text=True, timeout=300
+            )
+
+        ingest = subprocess.run(
+            [cli, "ingest", str(SAMPLE)], env=env, capture_output=True, text=True, timeout=600
+        )
+        assert ingest.returncode == 0, ingest.stderr
+        first = ask("What is the restocking fee for returns?")
+        assert first.returncode == 0, first.stderr
+        thread = first.stdout.strip().splitlines()[-1].removeprefix("thread: ")
+        slow["delay"], before = 60.0, slow["requests"]
+        killed = subprocess.Popen(
+            [cli, "ask", "And for the Heron hub?", "--thread", thread],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 120
+        while slow["requests"] == before and time.monotonic() < deadline:
+            time.sleep(0.2)
+        killed.send_signal(signal.SIGKILL)
+        killed.wait(timeout=20)
+        slow["delay"] = 0.0
+        third = ask("And the warranty?", "--thread", thread, "--json")
+    assert third.returncode == 0, third.stderr
+    messages = json.loads(third.stdout)["messages"]
+    assert messages[0] == {"role": "human", "content": "What is the restocking fee for returns?"}
+    assert messages[1]["role"] == "ai" and "10%" in messages[1]["content"]
+    assert messages[-2]["content"] == "And the warranty?" and messages[-1]["role"] == "ai"
+    tally(runs=3, faults=1, answers=2, lost=0)
