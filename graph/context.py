@@ -115,10 +115,10 @@ class Context:
         metadata={"description": "Budget: sub-questions a complex question splits into (2-4)."},
     )
     answer_sub_questions: bool = field(
-        default=True,
+        default=False,
         metadata={
             "description": "Answer each sub-question before synthesis (one model call each); "
-            "off: sub-questions only steer retrieval."
+            "off: sub-questions only steer retrieval (measured better on a small model)."
         },
     )
     web_search: bool = field(

@@ -79,7 +79,10 @@ def test_always_irrelevant_ends_within_rewrite_and_web_budgets(
 def test_decomposing_into_too_many_parts_is_capped() -> None:
     many = json.dumps({"sub_questions": [f"kettle part {i}?" for i in range(10)]})
     out, model = run(
-        question="Compare the kettle and the lamp", decompose=many, max_sub_questions=4
+        question="Compare the kettle and the lamp",
+        decompose=many,
+        max_sub_questions=4,
+        answer_sub_questions=True,
     )
     # four sub-questions, each answered, plus the whole question's own search (no model call)
     assert out["diagnostics"]["steps"].count("sub_question") == 5

@@ -132,7 +132,7 @@ def test_complex_question_fans_out_and_synthesises_with_global_citations(make_ha
     h = make_harness(
         decompose='{"sub_questions": ["How big is the Zephyr X2 kettle?", "How many watts does the Aurora lamp use?"]}',
     )
-    out = h.ask("Compare the Zephyr X2 kettle and the Aurora lamp")
+    out = h.ask("Compare the Zephyr X2 kettle and the Aurora lamp", answer_sub_questions=True)
     steps = out["diagnostics"]["steps"]
     assert out["route"]["category"] == "complex"
     # two answered sub-questions and the whole question's own search
@@ -157,7 +157,11 @@ def test_decomposition_into_one_part_falls_back_to_simple(make_harness: Any) -> 
 def test_decomposition_is_capped_by_budget(make_harness: Any) -> None:
     many = '{"sub_questions": ["kettle size?", "lamp watts?", "returns policy?", "kettle boil?", "lamp life?"]}'
     h = make_harness(decompose=many)
-    out = h.ask("Compare everything about the kettle and the lamp", max_sub_questions=2)
+    out = h.ask(
+        "Compare everything about the kettle and the lamp",
+        max_sub_questions=2,
+        answer_sub_questions=True,
+    )
     assert out["diagnostics"]["steps"].count("sub_question") == 2 + 1
     assert h.model.roles()["sub"] == 2
 
@@ -166,7 +170,7 @@ def test_sub_questions_can_steer_retrieval_alone(make_harness: Any) -> None:
     h = make_harness(
         decompose='{"sub_questions": ["How big is the Zephyr X2 kettle?", "How many watts does the Aurora lamp use?"]}',
     )
-    out = h.ask("Compare the Zephyr X2 kettle and the Aurora lamp", answer_sub_questions=False)
+    out = h.ask("Compare the Zephyr X2 kettle and the Aurora lamp")  # the default
     roles = h.model.roles()
     assert roles["sub"] == 0 and roles["synthesis"] == 0 and roles["parts"] == 1
     prompt = next(user for role, user in h.model.calls if role == "parts")
