@@ -79,7 +79,9 @@ def test_injected_document_stays_inside_its_delimiters() -> None:
     "question",
     ["How big is the Zephyr X2 kettle?", "Compare the Zephyr X2 kettle and the Aurora lamp"],
 )
-def test_injection_cannot_change_route_system_prompt_or_citations(question: str) -> None:
+def test_injection_cannot_change_route_system_prompt_or_citations(
+    question: str, tally: Any
+) -> None:
     clean_model = ScriptedChatModel.with_script(rag="It holds 1.7 litres [1][7].")
     clean = build_graph(
         services=Services(
@@ -101,9 +103,10 @@ def test_injection_cannot_change_route_system_prompt_or_citations(question: str)
     n_docs = len(model.calls[-1][1].split("<source ")) - 1 or 99
     assert all(s["id"] <= max(n_docs, 4) for s in out["sources"])
     assert all(s["title"] != "Official" for s in out["sources"])
+    tally(runs=1, faults=1, answers=1)
 
 
-def test_injection_in_web_results_is_data_too() -> None:
+def test_injection_in_web_results_is_data_too(tally: Any) -> None:
     evil = Document(
         page_content=INJECTION,
         metadata={"origin": "web", "id": "https://evil.example", "source": "https://evil.example"},
@@ -118,3 +121,4 @@ def test_injection_in_web_results_is_data_too() -> None:
         "https://evil.example",
         *(d.metadata["source"] for d in web_docs()),
     }
+    tally(runs=1, faults=1, answers=1)

@@ -49,7 +49,7 @@ def test_redact_masks_environment_secrets_key_shapes_and_uri_passwords(keys: Non
 
 
 def test_failures_that_quote_keys_leave_no_key_in_state_stream_logs_or_answer(
-    keys: None, caplog: pytest.LogCaptureFixture
+    keys: None, caplog: pytest.LogCaptureFixture, tally: Any
 ) -> None:
     leak = f"Incorrect API key provided: {OPENAI_KEY} (tavily {TAVILY_KEY}, {OTHER_TOKEN})"
     model = ScriptedChatModel.with_script(
@@ -85,6 +85,7 @@ def test_failures_that_quote_keys_leave_no_key_in_state_stream_logs_or_answer(
     assert_clean(repr(list(graph.get_state_history(config))))
     assert_clean(repr(checkpointer.storage) + repr(checkpointer.writes))
     assert_clean(caplog.text)
+    tally(runs=1, faults=3, answers=1)
 
 
 class _Unauthorized(BaseHTTPRequestHandler):
@@ -123,6 +124,7 @@ def test_a_real_openai_client_rejected_with_its_key_quoted_leaks_nothing(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
     capfd: pytest.CaptureFixture[str],
+    tally: Any,
 ) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", unauthorized_server)
     monkeypatch.setenv("OPENAI_LOG", "debug")  # the SDK's own request logging, at its loudest
@@ -142,6 +144,7 @@ def test_a_real_openai_client_rejected_with_its_key_quoted_leaks_nothing(
     captured = capfd.readouterr()
     assert_clean(repr(out) + repr(graph.get_state(config)) + caplog.text)
     assert_clean(captured.out + captured.err)
+    tally(runs=1, faults=1, answers=1)
 
 
 def test_tavily_client_errors_are_redacted_even_without_the_key_in_the_environment() -> None:

@@ -36,27 +36,29 @@ def run(
 
 
 @pytest.mark.parametrize("budget", [0, 1, 3])
-def test_never_grounded_stops_after_its_regeneration_budget(budget: int) -> None:
+def test_never_grounded_stops_after_its_regeneration_budget(budget: int, tally: Any) -> None:
     out, model = run(check=NEVER_GROUNDED, max_regenerations=budget)
     d = out["diagnostics"]
     assert d["regenerations"] == budget and d["generations"] == budget + 1
     assert out["verified"] is False and UNVERIFIED_NOTE in out["answer"]
     # classify + grade + (generate + check) per attempt
     assert d["model_calls"] == 2 + 2 * (budget + 1) == len(model.calls)
+    tally(runs=1, faults=1, answers=1)
 
 
 @pytest.mark.parametrize("budget", [0, 1, 3])
-def test_never_answers_stops_after_its_rewrite_budget(budget: int) -> None:
+def test_never_answers_stops_after_its_rewrite_budget(budget: int, tally: Any) -> None:
     out, model = run(check=NEVER_ANSWERS, max_rewrites=budget)
     d = out["diagnostics"]
     assert d["rewrites"] == budget and d["retrievals"] == budget + 1
     assert out["verified"] is False
     assert d["model_calls"] == len(model.calls) <= 1 + budget * 5 + 3
+    tally(runs=1, faults=1, answers=1)
 
 
 @pytest.mark.parametrize(("rewrites", "searches"), [(0, 0), (2, 0), (2, 2), (0, 3)])
 def test_always_irrelevant_ends_within_rewrite_and_web_budgets(
-    rewrites: int, searches: int
+    rewrites: int, searches: int, tally: Any
 ) -> None:
     web = FakeWeb(web_docs()) if searches else None
     out, model = run(
@@ -74,9 +76,10 @@ def test_always_irrelevant_ends_within_rewrite_and_web_budgets(
         1 + (rewrites + 1) * 2 + searches + 2 * 2
     )  # classify, (grade+transform)s, webs, (gen+check)x2
     assert len(model.calls) <= bound
+    tally(runs=1, faults=2, answers=1)
 
 
-def test_decomposing_into_too_many_parts_is_capped() -> None:
+def test_decomposing_into_too_many_parts_is_capped(tally: Any) -> None:
     many = json.dumps({"sub_questions": [f"kettle part {i}?" for i in range(10)]})
     out, model = run(
         question="Compare the kettle and the lamp",
@@ -87,9 +90,10 @@ def test_decomposing_into_too_many_parts_is_capped() -> None:
     # four sub-questions, each answered, plus the whole question's own search (no model call)
     assert out["diagnostics"]["steps"].count("sub_question") == 5
     assert model.roles()["sub"] == 4
+    tally(runs=1, faults=1, answers=1)
 
 
-def test_everything_adversarial_at_once_is_bounded() -> None:
+def test_everything_adversarial_at_once_is_bounded(tally: Any) -> None:
     web = FakeWeb(web_docs())
     out, model = run(
         web=web,
@@ -101,3 +105,4 @@ def test_everything_adversarial_at_once_is_bounded() -> None:
     )
     assert out["diagnostics"]["steps"][-1] == "finalize"
     assert len(model.calls) <= 1 + 3 * 2 + 3 * 2
+    tally(runs=1, faults=3, answers=1)
