@@ -47,14 +47,16 @@ Reply = tuple[int, bytes]
 
 
 @contextmanager
-def http_server(reply: Callable[[str, bytes], Reply], delay: float = 0.0) -> Iterator[str]:
-    """Serve `reply(path, body) -> (status, body)` on a loopback port, after `delay` seconds."""
+def http_server(
+    reply: Callable[[str, bytes, dict[str, str]], Reply], delay: float = 0.0
+) -> Iterator[str]:
+    """Serve `reply(path, body, headers) -> (status, body)` on loopback, after `delay` seconds."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 - http.server's naming
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             time.sleep(delay)
-            status, payload = reply(self.path, body)
+            status, payload = reply(self.path, body, dict(self.headers))
             try:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -89,6 +91,19 @@ def silent_server() -> Iterator[int]:
         yield int(sock.getsockname()[1])
 
 
+def stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server's process group: politely, then by force."""
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, signal.SIGCONT)  # a test may have frozen it
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=20)
+
+
 @contextmanager
 def chroma_process(folder: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
     """Run `chroma run` on a loopback port over `folder` until the block ends."""
@@ -113,14 +128,7 @@ def chroma_process(folder: Path, port: int) -> Iterator[subprocess.Popen[bytes]]
             pytest.fail("chroma run did not start:\n" + (folder / "server.log").read_text()[-2000:])
         yield proc
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGCONT)  # a test may have frozen it
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=20)
+        stop_group(proc)
         log.close()
 
 
@@ -177,11 +185,5 @@ def langgraph_dev(
             pytest.fail("langgraph dev did not start:\n" + log_path.read_text()[-3000:])
         yield url, proc
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=20)
+        stop_group(proc)
         log.close()

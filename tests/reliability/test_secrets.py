@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -16,6 +14,7 @@ from adaptive_rag.services.secrets import describe, redact
 from adaptive_rag.services.web import TavilySearch
 from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, grades, kb_docs
 from langgraph.checkpoint.memory import InMemorySaver
+from servers import http_server
 
 OPENAI_KEY = "sk-test-Zq9XkY2vLmN4pR7sT1uW"
 TAVILY_KEY = "tvly-dev-H8jK3mN5pQ7rS9tV"
@@ -88,34 +87,17 @@ def test_failures_that_quote_keys_leave_no_key_in_state_stream_logs_or_answer(
     tally(runs=1, faults=3, answers=1)
 
 
-class _Unauthorized(BaseHTTPRequestHandler):
-    """An OpenAI-compatible server that rejects the key and quotes it back, as the worst case."""
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        key = self.headers.get("Authorization", "").removeprefix("Bearer ")
-        body = json.dumps(
-            {"error": {"message": f"Incorrect API key provided: {key}", "type": "auth_error"}}
-        ).encode()
-        self.send_response(401)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        pass
+def _unauthorized(path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+    """Reject the key and quote it back, as the worst case of an OpenAI-compatible server."""
+    key = headers.get("Authorization", "").removeprefix("Bearer ")
+    message = f"Incorrect API key provided: {key}"
+    return 401, json.dumps({"error": {"message": message, "type": "auth_error"}}).encode()
 
 
 @pytest.fixture
 def unauthorized_server() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Unauthorized)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
+    with http_server(_unauthorized) as url:
+        yield f"{url}/v1"
 
 
 def test_a_real_openai_client_rejected_with_its_key_quoted_leaks_nothing(

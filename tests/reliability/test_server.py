@@ -233,7 +233,7 @@ def test_cli_killed_mid_answer_keeps_its_sqlite_thread(tmp_path: Path, tally: An
 
     slow = {"delay": 0.0, "requests": 0}
 
-    def reply(path: str, body: bytes) -> tuple[int, bytes]:
+    def reply(path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
         slow["requests"] += 1
         time.sleep(slow["delay"])
         content = "The restocking fee is 10% [1]."

@@ -200,7 +200,7 @@ def test_tavily_failures_continue_from_the_knowledge_base(
     status, body, delay = TAVILY_FAULTS[fault]
     kb = sample_kb(tmp_path / "kb")
     model = ScriptedChatModel.with_script(grade=lambda user: grades(*[0] * user.count("<source ")))
-    with http_server(lambda path, _: (status, body), delay=delay) as url:
+    with http_server(lambda *_: (status, body), delay=delay) as url:
         web = TavilySearch("tvly-test-key-0000000000", timeout=1, base_url=url)
         out, _ = two_turns(
             Services(chat_model=model, retriever=HybridRetriever(kb=kb), web_search=web),
