@@ -10,6 +10,7 @@ from adaptive_rag.graph.state import Category, Route, State, has_history
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, resolve_model_spec
+from adaptive_rag.services.retrieval import retrieve
 from adaptive_rag.services.secrets import describe
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -133,6 +134,8 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> di
     cached = services.route_cache.get(key)
     if cached:
         update["route"] = Route(category=cached[0], reason=cached[1], method="cache")  # type: ignore[typeddict-item]
+        if cached[0] == "general":
+            _unless_the_kb_knows(question, ctx, services, update)
         return update
     try:
         reply = call_model(
@@ -162,4 +165,27 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> di
         category, reason = "simple", "model said 'general', but it is specific enough to look up"
     services.route_cache.put(key, (category, reason))
     update["route"] = Route(category=category, reason=reason, method="model")
+    if category == "general":
+        _unless_the_kb_knows(question, ctx, services, update)
     return update
+
+
+def _unless_the_kb_knows(
+    question: str, ctx: Context, services: Services, update: dict[str, Any]
+) -> None:
+    """Retrieve after all when keyword and vector search agree on a document for the question.
+
+    One search, no model call: a 'general' verdict is only trusted for what the knowledge base
+    does not clearly hold (missing a needed retrieval costs more than an extra one).
+    """
+    try:
+        docs = retrieve(services.kb(ctx), question, ctx.k)
+    except Exception:  # no knowledge base: nothing to miss
+        return
+    update["retrievals"] = 1
+    if any(doc.metadata.get("agreement") for doc in docs):
+        update["route"] = Route(
+            category="simple",
+            reason="model said 'general', but the knowledge base clearly holds it",
+            method="model",
+        )

@@ -8,6 +8,7 @@ from typing import Any
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.prompts import generate as generate_prompts
 from fakes import FakeWeb, KeywordRetriever, grades, kb_docs, web_docs
+from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -37,7 +38,22 @@ def test_model_classified_general_question(make_harness: Any) -> None:
         "reason": "model said 'general'",
         "method": "model",
     }
-    assert out["diagnostics"]["retrievals"] == 0
+    # one search checked that the knowledge base holds nothing clearly on it; none was used
+    assert out["diagnostics"]["retrievals"] == 1 and out["sources"] == []
+
+
+def test_a_general_verdict_on_what_the_knowledge_base_clearly_holds_retrieves(
+    make_harness: Any,
+) -> None:
+    doc = Document(
+        page_content="Photosynthesis in the Quillon greenhouse sensors is measured hourly.",
+        metadata={"id": "p1", "source": "greenhouse.md", "title": "Greenhouse"},
+    )
+    h = make_harness(classify="general", retriever=KeywordRetriever(docs=[doc], agree=True))
+    out = h.ask("What is photosynthesis?")
+    assert out["route"]["category"] == "simple"
+    assert "knowledge base clearly holds it" in out["route"]["reason"]
+    assert out["sources"][0]["title"] == "Greenhouse"
 
 
 def test_simple_question_retrieves_once_and_cites_its_source(make_harness: Any) -> None:
