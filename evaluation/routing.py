@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from adaptive_rag.evaluation.data import data_dir, read_jsonl
@@ -10,6 +11,8 @@ from adaptive_rag.evaluation.harness import pick
 from adaptive_rag.graph.context import Context
 from adaptive_rag.nodes.classify import classify
 from adaptive_rag.services import Services
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
 from langgraph.runtime import Runtime
 
 LABELS = {"A": "general", "B": "simple", "C": "complex"}
@@ -27,6 +30,8 @@ def run_routing(
         read_jsonl(data_dir() / "routing" / "adaptive_rag_silver_dev.jsonl"), limit, sample, seed
     )
     runtime = Runtime(context=Context(kb_description=KB))
+    if services.retriever is None:  # the routing set has no corpus: the knowledge-base check
+        services = replace(services, retriever=_NoCorpus())  # must not read a user's collection
     confusion = {gold: dict.fromkeys((*CLASSES, "realtime", "follow_up"), 0) for gold in CLASSES}
     seconds, methods = [], {"rule": 0, "model": 0, "cache": 0, "default": 0}
     for row in tqdm(rows, desc="routing", disable=not progress):
@@ -37,6 +42,13 @@ def run_routing(
         methods[route["method"]] += 1
         confusion[LABELS[row["label"]]][route["category"]] += 1
     return summarize_routing(confusion, seconds, methods)
+
+
+class _NoCorpus(BaseRetriever):
+    """A knowledge base with nothing in it."""
+
+    def _get_relevant_documents(self, query: str, *, run_manager: Any = None) -> list[Document]:
+        return []
 
 
 def summarize_routing(
