@@ -9,6 +9,7 @@ from adaptive_rag.graph.state import State
 from adaptive_rag.prompts import decompose as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, parse_json
+from adaptive_rag.services.secrets import describe
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
@@ -35,7 +36,7 @@ def decompose(state: State, runtime: Runtime[Context], services: Services) -> di
             SubQuestions,
         )
     except Exception as exc:
-        update["notes"] = f"decompose: model failed ({type(exc).__name__}); answered as simple"
+        update["notes"] = f"decompose: model failed ({describe(exc)}); answered as simple"
         return update
     update.update(reply.usage())
     try:

@@ -80,11 +80,12 @@ def choose_mode(state: State) -> GenerationMode:
     """Pick how to answer from what this turn has gathered."""
     route = state.get("route")
     check = state.get("check")
-    if state.get("sub_answers") and route and route["category"] == "complex":
+    found = bool(state.get("documents") or state.get("rejected"))
+    if found and state.get("sub_answers") and route and route["category"] == "complex":
         return "synthesis"
     if check is not None and not check["grounded"]:
         return "regenerate"
-    if state.get("documents") or state.get("rejected"):
+    if found:
         return "rag"
     if route and route["category"] == "general":
         return "direct"

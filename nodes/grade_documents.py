@@ -10,6 +10,7 @@ from adaptive_rag.prompts import grade_documents as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, parse_json
 from adaptive_rag.services.retrieval import format_documents
+from adaptive_rag.services.secrets import describe
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
@@ -64,7 +65,7 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         else:
             update["notes"] = f"grade_documents: {len(raw)} grades for {len(docs)} documents"
     except Exception as exc:
-        update["notes"] = f"grade_documents: grading failed ({type(exc).__name__}); kept all"
+        update["notes"] = f"grade_documents: grading failed ({describe(exc)}); kept all"
     if scores is None:  # safe default: treat as relevant, but say the grade is unverified
         update.update(relevance="correct", doc_scores=[1.0] * len(docs), graded=False, rejected=[])
         return update

@@ -10,6 +10,7 @@ from adaptive_rag.graph.state import RESET, State
 from adaptive_rag.prompts import refine as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, parse_json
+from adaptive_rag.services.secrets import describe
 from langchain_core.documents import Document
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -58,7 +59,7 @@ def refine(state: State, runtime: Runtime[Context], services: Services) -> dict[
         update.update(reply.usage())
         keep = {n for n in parse_json(reply.text, Keep).keep if 1 <= n <= len(strips)}
     except Exception as exc:
-        update["notes"] = f"refine: failed ({type(exc).__name__}); kept documents whole"
+        update["notes"] = f"refine: failed ({describe(exc)}); kept documents whole"
         return update
     if not keep:
         update["notes"] = "refine: no strip judged useful; kept documents whole"

@@ -42,7 +42,7 @@ def expand(query: str, ctx: Context, services: Services, update: dict[str, Any])
                 schema,
             )
         except Exception as exc:  # expansion is an extra: without it, search as asked
-            update["notes"] = f"retrieve: query expansion failed ({type(exc).__name__})"
+            update["notes"] = f"retrieve: query expansion failed ({describe(exc)})"
             continue
         for key in ("model_calls", "tokens_in", "tokens_out"):
             update[key] = update.get(key, 0) + reply.usage()[key]

@@ -9,6 +9,7 @@ from adaptive_rag.graph.state import State, conversation
 from adaptive_rag.prompts import rewrite_with_history as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, clean_line, message_text
+from adaptive_rag.services.secrets import describe
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
@@ -44,9 +45,7 @@ def rewrite_with_history(
             ],
         )
     except Exception as exc:
-        update["notes"] = (
-            f"rewrite_with_history: model failed ({type(exc).__name__}); used as typed"
-        )
+        update["notes"] = f"rewrite_with_history: model failed ({describe(exc)}); used as typed"
         return update
     update.update(reply.usage())
     standalone = clean_line(reply.text, prefixes=("standalone question", "question", "rewritten"))

@@ -10,6 +10,7 @@ from adaptive_rag.prompts import self_check as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, parse_json
 from adaptive_rag.services.retrieval import format_documents
+from adaptive_rag.services.secrets import describe
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
@@ -53,7 +54,7 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> d
             parsed=True,
         )
     except Exception as exc:
-        update["notes"] = f"self_check: could not check ({type(exc).__name__}); unverified"
+        update["notes"] = f"self_check: could not check ({describe(exc)}); unverified"
         check = SelfCheck(grounded=True, answers_question=True, feedback="", parsed=False)
     update["check"] = check
     runtime.stream_writer({"step": "self_check", **check})

@@ -10,6 +10,7 @@ from adaptive_rag.prompts import sub_question as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model
 from adaptive_rag.services.retrieval import format_documents, retrieve
+from adaptive_rag.services.secrets import describe
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
@@ -27,7 +28,7 @@ def sub_question(
         docs = retrieve(services.kb(ctx), question, ctx.k)
     except Exception as exc:
         docs = []
-        update["notes"] = f"sub_question {index + 1}: retrieval failed ({type(exc).__name__})"
+        update["notes"] = f"sub_question {index + 1}: retrieval failed ({describe(exc)})"
     if docs and answering:
         try:
             reply = call_model(
@@ -42,7 +43,7 @@ def sub_question(
             update.update(reply.usage())
             answer = reply.text or "unknown"
         except Exception as exc:
-            update["notes"] = f"sub_question {index + 1}: model failed ({type(exc).__name__})"
+            update["notes"] = f"sub_question {index + 1}: model failed ({describe(exc)})"
     update["documents"] = docs
     update["sub_answers"] = [
         SubAnswer(

@@ -9,6 +9,7 @@ from adaptive_rag.graph.state import State
 from adaptive_rag.prompts import transform_query as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, clean_line
+from adaptive_rag.services.secrets import describe
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
@@ -28,7 +29,7 @@ def transform_query(state: State, runtime: Runtime[Context], services: Services)
             ],
         )
     except Exception as exc:
-        update["notes"] = f"transform_query: model failed ({type(exc).__name__}); kept the query"
+        update["notes"] = f"transform_query: model failed ({describe(exc)}); kept the query"
         return update
     update.update(reply.usage())
     query = clean_line(reply.text, prefixes=("better query", "query", "search query"))
