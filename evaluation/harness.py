@@ -7,7 +7,7 @@ import random
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -166,7 +166,8 @@ def run_eval(
         raise ValueError(f"unknown configurations {sorted(unknown)}; use {', '.join(CONFIGS)}")
     data = load_eval_set(dataset, corpus)
     out_dir.mkdir(parents=True, exist_ok=True)
-    record_settings(out_dir, data.name, context or {})
+    effective = asdict(Context(**(context or {})))  # defaults too: they change between versions
+    record_settings(out_dir, data.name, {k: v for k, v in effective.items() if k != "kb_path"})
     results = out_dir / "results.jsonl"
     done = (
         {(r["dataset"], r["config"], r["id"]) for r in read_jsonl(results)}
