@@ -27,6 +27,14 @@ from langgraph.runtime import Runtime
 _CITATION = re.compile(r"\[(\d+(?:\s*[,，]\s*\d+)*)\]")
 
 
+_SOURCE_TAG = re.compile(r'<source\s+id="?(\d+)"?[^>]*>')
+
+
+def tidy(answer: str) -> str:
+    """Turn source markup a model echoed ('according to <source id="1" ...>') into [1]."""
+    return _SOURCE_TAG.sub(r"[\1]", answer).replace("</source>", "").strip()
+
+
 def cited_numbers(answer: str) -> list[int]:
     """Return the source numbers an answer cites, in first-cited order."""
     numbers: list[int] = []
@@ -139,7 +147,7 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
         update["notes"] = f"generate: {reason}"
         return update
     update.update(reply.usage())
-    answer = reply.text or prompts.FAILED_ANSWER.format(reason="the model returned nothing")
+    answer = tidy(reply.text) or prompts.FAILED_ANSWER.format(reason="the model returned nothing")
     update["answer"] = _with_notes(answer, mode, state)
     update["sources"] = sources_for(answer, docs) if docs else []
     return update

@@ -1,9 +1,9 @@
-"""Synthesis sees the branches' documents fused by rank, capped, best of each branch first."""
+"""Generation helpers: fused documents for synthesis, echoed markup turned into citations."""
 
 from __future__ import annotations
 
 from adaptive_rag.graph.state import SubAnswer, doc_key
-from adaptive_rag.nodes.generate import fuse_branches
+from adaptive_rag.nodes.generate import fuse_branches, tidy
 from langchain_core.documents import Document
 
 
@@ -33,3 +33,10 @@ def test_the_cap_keeps_the_best_and_unranked_documents_come_last() -> None:
     branches = [branch(0, ["a1", "a2"]), branch(1, ["b1", "b2"])]
     assert [d.page_content for d in fuse_branches(branches, docs, limit=2)] == ["a1", "b1"]
     assert fuse_branches(branches, docs, limit=10)[-1].page_content == "x"
+
+
+def test_echoed_source_markup_becomes_a_citation() -> None:
+    assert (
+        tidy('根据<source id="1" title="cmrc_92f3ca0927">，港口是德班。') == "根据[1]，港口是德班。"
+    )
+    assert tidy("It is 10% [2].</source>") == "It is 10% [2]."
