@@ -316,7 +316,8 @@ class KnowledgeBase:
         """Return another source already holding this exact file content, if any."""
         found = self._chunks.get(where={"file_hash": file_hash}, include=["metadatas"], limit=5)
         others = [str((m or {}).get("source")) for m in found["metadatas"]]
-        return next((o for o in others if o != source), "")
+        # a twin whose file is gone was moved or renamed: then this copy is the one to keep
+        return next((o for o in others if o != source and Path(o).exists()), "")
 
     def _progress(self, total: int, progress: bool) -> Any:
         """Return a progress bar over the chunks to embed (silent for small or quiet runs)."""

@@ -153,3 +153,13 @@ def test_bad_empty_huge_unreadable_and_duplicate_files(
     assert by_source[str(huge.resolve())] > 1500 and sum(by_source.values()) == kb.count()
     assert seconds < 600
     tally(runs=1, faults=6, answers=1)
+
+
+def test_a_moved_file_is_ingested_again_not_skipped_as_a_duplicate(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs", files=1)
+    kb = open_kb(tmp_path / "kb")
+    kb.ingest([str(docs)], progress=False)
+    moved = tmp_path / "moved"
+    docs.rename(moved)
+    report = kb.ingest([str(moved)], progress=False)
+    assert report.duplicates == [] and [Path(a).name for a in report.added] == ["doc000.md"]
