@@ -10,6 +10,7 @@ import importlib.util
 import os
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,17 @@ def _assemble(parts: list[Path], target: Path, stamp: Path, progress: bool) -> N
 
 
 _LOCK = threading.RLock()  # re-entrant: _generate may delegate to _stream
+DEFAULT_TIMEOUT = 180.0
+
+
+def call_timeout() -> float:
+    """Seconds one local model call may spend writing (ADAPTIVE_RAG_LOCAL_TIMEOUT, default 180)."""
+    raw = os.environ.get("ADAPTIVE_RAG_LOCAL_TIMEOUT", "").strip()
+    try:
+        value = float(raw) if raw else DEFAULT_TIMEOUT
+    except ValueError as exc:
+        raise LocalModelError(f"ADAPTIVE_RAG_LOCAL_TIMEOUT must be seconds, got {raw!r}") from exc
+    return value if value > 0 else DEFAULT_TIMEOUT
 
 
 def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
@@ -155,11 +167,19 @@ def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
             params.pop("stream", None)
             parts: list[str] = []
             finish = None
+            limit = call_timeout()
             with _LOCK:
+                deadline = time.monotonic() + limit  # the clock starts when the model is ours
                 chunks = self.client.create_chat_completion(
                     messages=self._create_message_dicts(messages), stream=True, **params
                 )
                 for chunk in chunks:
+                    if time.monotonic() > deadline:  # in-process: stop writing, like a timeout
+                        chunks.close()
+                        raise TimeoutError(
+                            f"the local model wrote for more than {limit:g} s"
+                            " (ADAPTIVE_RAG_LOCAL_TIMEOUT)"
+                        )
                     choice = chunk["choices"][0]
                     text = (choice.get("delta") or {}).get("content") or ""
                     if text:

@@ -130,3 +130,17 @@ def test_an_injected_document_does_not_change_route_or_citations(
     assert out["route"]["category"] == "simple"  # decided before any document was read
     assert out["sources"] and all(Path(s["source"]).exists() for s in out["sources"])
     assert all(1 <= s["id"] <= 4 for s in out["sources"])  # no forged [9]
+
+
+def test_a_call_past_its_time_limit_is_a_timeout_and_the_run_still_answers(
+    kb_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ADAPTIVE_RAG_LOCAL_TIMEOUT", "0.2")
+    ctx = Context(kb_path=str(kb_dir), collection="quillon")
+    out = build_graph().invoke(
+        {"question": "What does the warranty of the Heron hub cover, in detail?"}, context=ctx
+    )
+    notes = " ".join(out["diagnostics"]["notes"])
+    assert "TimeoutError: the local model wrote for more than 0.2 s" in notes + out["answer"]
+    assert out["answer"].startswith("Sorry, I could not answer this question")
+    assert out["diagnostics"]["steps"][-1] == "finalize"
