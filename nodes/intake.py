@@ -23,22 +23,15 @@ def intake(state: State, runtime: Runtime[Context], services: Services) -> dict[
         update["question"] = ""  # consumed, so a later turn sent as messages is not shadowed
     if raw not in (None, "") and not isinstance(raw, str):
         question, problem = "", f"The question must be text, not {type(raw).__name__}."
-    elif isinstance(raw, str) and raw.strip():
-        question, problem = raw, ""
     else:
-        messages = state.get("messages") or []
-        last = messages[-1] if messages else None
-        question = message_text(last) if isinstance(last, HumanMessage) else ""
-        replaces = last.id if isinstance(last, HumanMessage) else None
-        problem = ""
-    question, problem = (
-        clean_question(question, ctx.max_question_chars)
-        if not problem
-        else (
-            "",
-            problem,
-        )
-    )
+        if isinstance(raw, str) and raw.strip():
+            text = raw
+        else:
+            messages = state.get("messages") or []
+            last = messages[-1] if messages else None
+            text = message_text(last) if isinstance(last, HumanMessage) else ""
+            replaces = last.id if isinstance(last, HumanMessage) else None
+        question, problem = clean_question(text, ctx.max_question_chars)
     if problem:
         update["error"] = problem
         # the rejected input never enters the conversation; a short stand-in marks the turn
