@@ -14,11 +14,10 @@ from adaptive_rag.graph.state import (
     SubAnswer,
     doc_key,
 )
-from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model
-from adaptive_rag.services.retrieval import format_documents, title_of
+from adaptive_rag.services.retrieval import format_documents, fuse_documents, title_of
 from adaptive_rag.services.secrets import describe
 from langchain_core.documents import Document
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -78,10 +77,10 @@ def renumber(sub_answer: SubAnswer, docs: list[Document]) -> str:
 def fuse_branches(branches: list[SubAnswer], docs: list[Document], limit: int) -> list[Document]:
     """Order the branches' documents by reciprocal rank fusion and keep the best `limit`."""
     by_key = {doc_key(doc): doc for doc in docs}
-    fused = [key for key, _ in reciprocal_rank_fusion([b["source_keys"] for b in branches])]
-    ordered = [by_key[key] for key in fused if key in by_key]
-    ranked = set(fused)
-    return [*ordered, *(doc for doc in docs if doc_key(doc) not in ranked)][:limit]
+    rankings = [[by_key[key] for key in b["source_keys"] if key in by_key] for b in branches]
+    fused = fuse_documents(rankings, len(docs))
+    ranked = {doc_key(doc) for doc in fused}
+    return [*fused, *(doc for doc in docs if doc_key(doc) not in ranked)][:limit]
 
 
 def choose_mode(state: State) -> GenerationMode:

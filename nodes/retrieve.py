@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import RESET, State, doc_key
-from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
+from adaptive_rag.graph.state import RESET, State
 from adaptive_rag.prompts import retrieve as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, parse_json
+from adaptive_rag.services.retrieval import fuse_documents
 from adaptive_rag.services.retrieval import retrieve as search
 from adaptive_rag.services.secrets import describe
-from langchain_core.documents import Document
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
@@ -58,15 +57,6 @@ def expand(query: str, ctx: Context, services: Services, update: dict[str, Any])
     return list(dict.fromkeys(q for q in queries if q))
 
 
-def fuse(results: list[list[Document]], k: int) -> list[Document]:
-    """Fuse several result lists by reciprocal rank, keeping the top k documents."""
-    if len(results) == 1:
-        return results[0][:k]
-    by_key = {doc_key(d): d for docs in results for d in docs}
-    fused = reciprocal_rank_fusion([[doc_key(d) for d in docs] for docs in results])
-    return [by_key[key] for key, _ in fused[:k]]
-
-
 def retrieve(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
     """Replace the working documents with fresh results; a failed search yields none."""
     ctx = context_of(runtime)
@@ -75,7 +65,7 @@ def retrieve(state: State, runtime: Runtime[Context], services: Services) -> dic
     queries = expand(query, ctx, services, update) if (ctx.multi_query or ctx.hyde) else [query]
     try:
         kb = services.kb(ctx)
-        docs = fuse([search(kb, q, ctx.k) for q in queries], ctx.k)
+        docs = fuse_documents([search(kb, q, ctx.k) for q in queries], ctx.k)
     except Exception as exc:  # store down, no knowledge base: continue without documents
         update["notes"] = f"retrieve: knowledge base unavailable ({describe(exc)})"
         docs = []

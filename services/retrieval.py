@@ -9,6 +9,8 @@ import threading
 from typing import Any
 
 from adaptive_rag.graph.context import Context
+from adaptive_rag.graph.state import doc_key
+from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 
@@ -89,3 +91,12 @@ def format_documents(docs: list[Document], max_chars: int = 1500) -> str:
         title = _inert(title_of(doc)).replace('"', "'").replace("\n", " ")[:200]
         blocks.append(f'<source id="{number}" title="{title}">\n{text}\n</source>')
     return "\n\n".join(blocks)
+
+
+def fuse_documents(results: list[list[Document]], k: int) -> list[Document]:
+    """Fuse several ranked document lists by reciprocal rank, keeping the top k."""
+    if len(results) == 1:
+        return results[0][:k]
+    by_key = {doc_key(d): d for docs in results for d in docs}
+    fused = reciprocal_rank_fusion([[doc_key(d) for d in docs] for docs in results])
+    return [by_key[key] for key, _ in fused[:k]]
