@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from adaptive_rag.services.environment import env_seconds
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
@@ -132,16 +133,7 @@ def _assemble(parts: list[Path], target: Path, stamp: Path, progress: bool) -> N
 
 _LOCK = threading.RLock()  # re-entrant: _generate may delegate to _stream
 DEFAULT_TIMEOUT = 180.0
-
-
-def call_timeout() -> float:
-    """Seconds one local model call may spend writing (ADAPTIVE_RAG_LOCAL_TIMEOUT, default 180)."""
-    raw = os.environ.get("ADAPTIVE_RAG_LOCAL_TIMEOUT", "").strip()
-    try:
-        value = float(raw) if raw else DEFAULT_TIMEOUT
-    except ValueError as exc:
-        raise LocalModelError(f"ADAPTIVE_RAG_LOCAL_TIMEOUT must be seconds, got {raw!r}") from exc
-    return value if value > 0 else DEFAULT_TIMEOUT
+"""Seconds one call may spend writing (ADAPTIVE_RAG_LOCAL_TIMEOUT overrides it)."""
 
 
 def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
@@ -167,7 +159,7 @@ def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
             params.pop("stream", None)
             parts: list[str] = []
             finish = None
-            limit = call_timeout()
+            limit = env_seconds("ADAPTIVE_RAG_LOCAL_TIMEOUT", DEFAULT_TIMEOUT)
             with _LOCK:
                 deadline = time.monotonic() + limit  # the clock starts when the model is ours
                 chunks = self.client.create_chat_completion(
