@@ -187,7 +187,7 @@ class KnowledgeBase:
 
     def keyword_index(self) -> KeywordIndex:
         """Return the BM25 index, rebuilding it if the collection changed since it was saved."""
-        revision = self._fingerprint()
+        revision = str(self.revision())
         with self._lock:
             if self._keyword is None or self._keyword.fingerprint != revision:
                 saved = KeywordIndex.load(self._bm25_dir)
@@ -263,8 +263,10 @@ class KnowledgeBase:
             if item is not None:
                 prepared.append(item)
         if not prepared:
+            if self._interrupted():
+                self._bump()
             return report
-        self._bump(refresh=False)  # a search during the writes rebuilds BM25 afterwards
+        self._bump(refresh=False, writing=True)  # a search during the writes rebuilds BM25 after
         new_chunks = [c for p in prepared for c in p.chunks if c.id not in p.old_ids]
         with self._progress(len(new_chunks), progress) as bar:
             # embed and write a group of files at a time: a crash loses one group's work
@@ -374,26 +376,29 @@ class KnowledgeBase:
         report.chunks_added += len(fresh)
         report.chunks_removed += len(stale)
 
-    def _bump(self, refresh: bool = True) -> None:
-        """Advance the revision so every process rebuilds its BM25 index once."""
+    def _bump(self, refresh: bool = True, writing: bool = False) -> None:
+        """Advance the revision so every process rebuilds its BM25 index once.
+
+        `writing` marks an ingest under way; one that a crash left marked is bumped on the
+        next run even if it has nothing left to write (an index built mid-write is stale).
+        """
         collection = self._client.get_collection(self.name, embedding_function=None)
         meta = dict(collection.metadata or {})
         meta["revision"] = int(meta.get("revision", 0)) + 1
+        meta["writing"] = int(writing)
         collection.modify(metadata=meta)
         if refresh:
             self._keyword_refresh()
 
-    def _fingerprint(self) -> str:
-        """Identify the collection's content for BM25: revision and chunk count.
-
-        The count catches writes whose closing revision bump a crash prevented.
-        """
-        return f"{self.revision()}:{self.count()}"
+    def _interrupted(self) -> bool:
+        """Whether an earlier ingest stopped between its first and last revision bump."""
+        meta = self._client.get_collection(self.name, embedding_function=None).metadata or {}
+        return bool(meta.get("writing"))
 
     def _keyword_refresh(self) -> None:
         """Rebuild and save the BM25 index now, so the next search does not pay for it."""
         with self._lock:
-            self._keyword = self._rebuild_keyword_index(self._fingerprint())
+            self._keyword = self._rebuild_keyword_index(str(self.revision()))
 
 
 WRITE_GROUP_CHUNKS = 256

@@ -163,3 +163,14 @@ def test_a_moved_file_is_ingested_again_not_skipped_as_a_duplicate(tmp_path: Pat
     docs.rename(moved)
     report = kb.ingest([str(moved)], progress=False)
     assert report.duplicates == [] and [Path(a).name for a in report.added] == ["doc000.md"]
+
+
+def test_an_ingest_killed_after_its_writes_still_refreshes_keyword_search(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs", files=1)
+    kb = open_kb(tmp_path / "kb")
+    kb.ingest([str(docs)], progress=False)
+    kb._bump(refresh=False, writing=True)  # as a crash leaves it: written, last bump missing
+    before = kb.revision()
+    report = kb.ingest([str(docs)], progress=False)  # nothing left to write
+    assert len(report.unchanged) == 1 and report.chunks_added == 0
+    assert kb.revision() == before + 1 and not kb._interrupted()
