@@ -109,9 +109,7 @@ class SubAnswer(TypedDict):
     question: str
     """The sub-question."""
     answer: str
-    """Its short answer, citing the documents it used as [n] (empty when only retrieved for)."""
-    retrieve_only: bool
-    """Whether it was only searched for (the whole question's own search, or answering off)."""
+    """Its short answer, citing the documents it used as [n] (empty when only searched for)."""
     source_keys: list[str]
     """Keys (doc_key) of the documents its [n] citations refer to, in order."""
 

@@ -116,7 +116,7 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
         docs = fuse_branches(branches, docs, 2 * ctx.k)
         update["documents"] = [RESET, *docs]
         parts = [b for b in branches if b["index"] < len(state.get("sub_questions") or [])]
-        if any(not b.get("retrieve_only") for b in parts):
+        if any(b["answer"] for b in parts):  # empty: the branch was only searched for
             listing = "\n".join(
                 f"{i}. {b['question']}\n   {renumber(b, docs)}" for i, b in enumerate(parts, 1)
             )

@@ -50,7 +50,6 @@ def sub_question(
             index=index,
             question=question,
             answer=answer,
-            retrieve_only=not answering,
             source_keys=[doc_key(doc) for doc in docs],
         )
     ]

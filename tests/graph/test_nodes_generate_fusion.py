@@ -16,7 +16,6 @@ def branch(index: int, names: list[str]) -> SubAnswer:
         index=index,
         question=f"q{index}",
         answer="",
-        retrieve_only=True,
         source_keys=[doc_key(doc(n)) for n in names],
     )
 
