@@ -32,6 +32,10 @@ KbPath = Annotated[
     str, typer.Option("--kb-path", help="Knowledge-base folder (default: user data).")
 ]
 Collection = Annotated[str, typer.Option("--collection", "-c", help="Collection name.")]
+AllSources = Annotated[
+    bool,
+    typer.Option("--all-sources", help="Also list documents looked at but not cited."),
+]
 Settings = Annotated[
     list[str] | None,
     typer.Option("--set", help="Override a setting, FIELD=VALUE (repeatable; see README)."),
@@ -142,25 +146,35 @@ def _graph() -> Any:
         yield build_graph(saver)
 
 
-def _print_answer(out: dict[str, Any], seconds: float) -> None:
+def _print_answer(out: dict[str, Any], seconds: float, all_sources: bool = False) -> None:
     """Print an answer with its numbered sources and what it cost."""
     typer.echo(out.get("answer", ""))
-    _print_footer(out, seconds)
+    _print_footer(out, seconds, all_sources)
 
 
-def _print_footer(out: dict[str, Any], seconds: float) -> None:
-    """Print the numbered sources, the route and what the answer cost."""
+def _print_footer(out: dict[str, Any], seconds: float, all_sources: bool = False) -> None:
+    """Print the cited sources (all with all_sources), the route and what the answer cost."""
     sources = out.get("sources") or []
-    if sources:
-        typer.echo("\nSources:")
-        for src in sources:
-            mark = "" if src["cited"] else " (not cited)"
+    shown = [s for s in sources if s["cited"] or all_sources]
+    if shown:
+        typer.echo("\nSources:" if out.get("answerable", True) else "\nDocuments looked at:")
+        for src in shown:
+            mark = "" if src["cited"] or not out.get("answerable", True) else " (not cited)"
             typer.echo(f"  [{src['id']}] {src['title']} — {src['source']}{mark}")
+    hidden = len(sources) - len(shown)
+    if hidden:
+        typer.secho(
+            f"({hidden} more document(s) looked at but not cited: --all-sources shows them)",
+            fg=typer.colors.BRIGHT_BLACK,
+        )
     route = out.get("route") or {}
     diag = out.get("diagnostics") or {}
     how = f"{route.get('method', '-')}: {route.get('reason', '')}"
     trust = f"confidence {out.get('confidence', 0):.2f}"
-    if not out.get("verified"):
+    decline = out.get("decline")
+    if decline:
+        trust = f"declined: {decline['reason']} ({decline['detail']}) | {trust}"
+    elif not out.get("verified"):
         trust += " (unverified)"
     cost = f"{diag.get('model_calls', 0)} model calls, {diag.get('retrievals', 0)} retrievals"
     typer.secho(
@@ -193,6 +207,7 @@ def ask(
     collection: Collection = "default",
     kb_path: KbPath = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print the full output state.")] = False,
+    all_sources: AllSources = False,
     settings: Settings = None,
 ) -> None:
     """Answer one question (with --thread, as a turn of a conversation)."""
@@ -210,7 +225,7 @@ def ask(
     if as_json:
         typer.echo(json.dumps(_jsonable(out), ensure_ascii=False, indent=2, default=str))
     else:
-        _print_answer(out, seconds)
+        _print_answer(out, seconds, all_sources)
         typer.secho(f"thread: {thread_id}", fg=typer.colors.BRIGHT_BLACK)
     _exit_for(out)
 
@@ -523,6 +538,46 @@ def eval_canard(
     out.mkdir(parents=True, exist_ok=True)
     (out / "canard.json").write_text(json.dumps(run_rewrite(Services(no_web=True), limit=limit)))
     typer.echo(build_report(out).read_text())
+
+
+@evaluate.command("followups")
+def eval_followups(out: OutDir = Path("eval-out")) -> None:
+    """Rewrite the bilingual follow-up set; count how often the referent is in the rewrite."""
+    from adaptive_rag.evaluation.followup_eval import run_followups  # noqa: PLC0415
+    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
+    from adaptive_rag.services import Services  # noqa: PLC0415
+
+    out.mkdir(parents=True, exist_ok=True)
+    result = run_followups(Services(no_web=True))
+    (out / "followups.json").write_text(json.dumps(result, ensure_ascii=False, indent=2))
+    typer.echo(build_report(out).read_text())
+
+
+@evaluate.command("calibrate")
+def eval_calibrate(
+    outs: Annotated[list[Path], typer.Argument(help="Run folders whose results to fit on.")],
+    write: Annotated[
+        bool, typer.Option(help="Install the fitted map as the package's confidence map.")
+    ] = False,
+) -> None:
+    """Fit the confidence map on the adaptive runs; print its held-out ECE, plot reliability."""
+    from adaptive_rag.core.calibration import CALIBRATION_FILE  # noqa: PLC0415
+    from adaptive_rag.evaluation.calibrate import fit, reliability_diagram  # noqa: PLC0415
+    from adaptive_rag.evaluation.data import read_jsonl  # noqa: PLC0415
+
+    records = [r for out in outs for r in read_jsonl(out / "results.jsonl")]
+    try:
+        fitted = fit(records)
+    except ValueError as exc:
+        raise _fail(str(exc), EXIT_BAD_CONFIG) from exc
+    fitted["fitted_on"] = [str(out) for out in outs]
+    target = CALIBRATION_FILE if write else outs[0] / "confidence.json"
+    target.write_text(json.dumps(fitted, indent=1))
+    plot = reliability_diagram(fitted, outs[0] / "reliability.png")
+    typer.echo(
+        f"fitted on {fitted['n']} answers (accuracy {fitted['accuracy']}); held-out ECE"
+        f" {fitted['ece_held_out']}; map -> {target}; reliability diagram -> {plot}"
+    )
 
 
 @evaluate.command("report")

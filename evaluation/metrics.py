@@ -39,3 +39,28 @@ def f1(prediction: str, golds: list[str]) -> float:
         precision, recall = common / len(pred), common / len(ref)
         best = max(best, 2 * precision * recall / (precision + recall))
     return best
+
+
+_YES_NO = {"yes", "no"}
+
+
+def contains(prediction: str, golds: list[str]) -> float:
+    """Acc: 1.0 if a normalised gold answer appears inside the normalised prediction.
+
+    Chinese compares by character, so this is substring containment there. A yes/no gold is
+    matched against the prediction's first yes or no, so "No, ... yes ..." is not a yes.
+    """
+    pred = tokens(prediction)
+    for gold in golds:
+        ref = tokens(gold)
+        if not ref:
+            continue
+        if len(ref) == 1 and ref[0] in _YES_NO:
+            first = next((t for t in pred if t in _YES_NO), None)
+            if first == ref[0]:
+                return 1.0
+            continue
+        width = len(ref)
+        if any(pred[i : i + width] == ref for i in range(len(pred) - width + 1)):
+            return 1.0
+    return 0.0

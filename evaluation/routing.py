@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from adaptive_rag.evaluation.data import data_dir, read_jsonl
-from adaptive_rag.evaluation.harness import pick
+from adaptive_rag.evaluation.sets import pick
 from adaptive_rag.graph.context import Context
 from adaptive_rag.nodes.classify import classify
 from adaptive_rag.services import Services

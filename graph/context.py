@@ -137,7 +137,22 @@ class Context:
         default=True,
         metadata={
             "description": "When keyword and vector search both rank the top document in their"
-            " top 3, answer without grading or self-check (two model calls saved)."
+            " top 3, answer without grading (one model call saved)."
+        },
+    )
+    check_confident_answers: bool = field(
+        default=True,
+        metadata={
+            "description": "Self-check answers even when both search channels agreed (grading is"
+            " still skipped); an unsupported answer is then declined instead of returned."
+        },
+    )
+    allow_general_knowledge: bool = field(
+        default=False,
+        metadata={
+            "description": "When the knowledge base has nothing relevant, answer from the model's"
+            " general knowledge (marked as such) instead of saying the knowledge base does not"
+            " answer it."
         },
     )
     clarify: bool = field(

@@ -113,10 +113,13 @@ def after_web_search(state: State) -> Literal["retrieve", "generate"]:
 
 def after_generate(state: State) -> Literal["self_check", "finalize"]:
     """Check answers written from sources; never ask 'grounded?' of one that has none."""
-    has_sources = bool(state.get("documents") or state.get("rejected"))
+    if state.get("decline"):
+        return "finalize"
+    has_sources = bool(state.get("documents"))
     checkable = state.get("mode") in ("rag", "synthesis", "regenerate") and has_sources
-    if state.get("mode") == "rag" and state.get("retrieval_confident"):
-        return "finalize"  # an answer from a document both channels agree on is not re-checked
+    confident = state.get("mode") == "rag" and state.get("retrieval_confident")
+    if confident and not _limit(state, "check_confident"):
+        return "finalize"  # an answer from a document both channels agree on, left unchecked
     return "self_check" if checkable and _limit(state, "self_check") else "finalize"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal, NotRequired
 
+from adaptive_rag.core.language import Language
 from langchain_core.documents import Document
 from langchain_core.messages import AnyMessage, BaseMessage
 from langgraph.graph.message import add_messages
@@ -13,6 +14,15 @@ from typing_extensions import TypedDict
 Category = Literal["general", "simple", "complex", "realtime", "follow_up"]
 Relevance = Literal["correct", "ambiguous", "incorrect"]
 GenerationMode = Literal["direct", "rag", "synthesis", "regenerate", "fallback", "none"]
+DeclineReason = Literal[
+    "no_documents",
+    "no_relevant_documents",
+    "not_in_sources",
+    "unsupported",
+    "empty_answer",
+    "invalid_input",
+    "needs_clarification",
+]
 
 RESET = "__reset__"
 REJECTED = "rejected_input"
@@ -101,6 +111,15 @@ class Source(TypedDict):
     """Whether the answer text cites it explicitly."""
 
 
+class Decline(TypedDict):
+    """Why no answer was given: the knowledge base does not answer, or the turn could not run."""
+
+    reason: DeclineReason
+    """no_documents, no_relevant_documents, not_in_sources, unsupported, empty_answer, ..."""
+    detail: str
+    """What was found or checked, in plain words, for people and logs."""
+
+
 class SubAnswer(TypedDict):
     """A sub-question of a complex question and its answer."""
 
@@ -181,6 +200,12 @@ class OutputState(TypedDict, total=False):
     """0-1, from grading and self-check; low means check before trusting."""
     verified: bool
     """True only when the self-check passed; direct and fallback answers are unverified."""
+    answerable: bool
+    """False when the agent declined: the sources do not answer it (see `decline`)."""
+    decline: Decline | None
+    """Why the agent declined (set by the node that found out), or None when it answered."""
+    language: Language
+    """The question's language ('en' or 'zh'); the answer is written in it."""
     diagnostics: Diagnostics
     """Steps taken and what they cost."""
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from adaptive_rag.core.calibration import calibrated, load_calibration
+from adaptive_rag.core.language import language_of
 from adaptive_rag.graph.context import Context
-from adaptive_rag.graph.state import REJECTED, Diagnostics, State, verdict_score
+from adaptive_rag.graph.state import REJECTED, Decline, Diagnostics, State, verdict_score
+from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
@@ -21,7 +24,15 @@ def passed(state: State) -> bool:
 
 
 def confidence(state: State) -> float:
-    """Rate 0-1 how far to trust the answer, from grading and self-check."""
+    """Rate 0-1 how likely the answer (or decline) is right: the calibrated map when shipped."""
+    fitted = load_calibration()
+    if fitted is not None:
+        return round(calibrated(confidence_features(state), fitted), 2)
+    return heuristic_confidence(state)
+
+
+def heuristic_confidence(state: State) -> float:
+    """Rate 0-1 how far to trust the answer from grading and self-check, before calibration."""
     mode = state.get("mode", "none")
     if state.get("error") or mode == "none":
         return 0.0
@@ -56,23 +67,73 @@ def confidence(state: State) -> float:
     return round(min(max(value, 0.0), 1.0), 2)
 
 
-def finalize(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
-    """Return the checked answer, or the best one so far marked unverified."""
-    answer, sources = state.get("answer") or "", state.get("sources") or []
+def confidence_features(state: State) -> dict[str, float]:
+    """Describe how an answer was reached, as numbers the calibrated confidence is fitted on."""
     check = state.get("check")
+    route_info = state.get("route")
+    route = route_info["category"] if route_info else "simple"
+    mode = state.get("mode", "none")
+    return {
+        "declined": float(bool(state.get("decline"))),
+        "direct": float(mode in ("direct", "fallback")),
+        "synthesis": float(mode == "synthesis"),
+        "agreement": float(bool(state.get("retrieval_confident"))),
+        "graded_correct": float(state.get("relevance") == "correct"),
+        "graded_ambiguous": float(state.get("relevance") == "ambiguous"),
+        "checked": float(check is not None and check["parsed"]),
+        "grounded": float(bool(check and check["parsed"] and check["grounded"])),
+        "answers_question": float(bool(check and check["parsed"] and check["answers_question"])),
+        "cited": float(any(s["cited"] for s in state.get("sources") or [])),
+        "retried": float(state.get("regenerations", 0) > 0 or state.get("rewrites", 0) > 0),
+        "chinese": float(state.get("language") == "zh"),
+        "complex": float(route == "complex"),
+    }
+
+
+GROUNDED = 2
+"""verdict_score of a grounded answer: below it, an answer is declined rather than returned."""
+
+
+def settle(state: State) -> tuple[str, list[Any], Decline | None]:
+    """Return the answer, its sources and the decline (if any) this turn ends with."""
+    answer, sources = state.get("answer") or "", list(state.get("sources") or [])
+    check, declined = state.get("check"), state.get("decline")
     best, best_score = state.get("best_answer") or "", state.get("best_score", -1)
+    best_sources = list(state.get("best_sources") or [])
     if state.get("error"):
-        answer, sources = state["error"], []
-    elif state.get("clarification"):
-        answer, sources = state["clarification"], []
-    elif best and state.get("mode") in ("fallback", "none"):
-        # a later search found nothing (or generation failed): the checked earlier answer is better
-        answer, sources = best, state.get("best_sources") or []
-        answer = f"{answer}\n\n{UNVERIFIED_NOTE}"
-    elif check is not None and not passed(state):
-        if best and best_score > verdict_score(check):
-            answer, sources = best, state.get("best_sources") or []
-        answer = f"{answer}\n\n{UNVERIFIED_NOTE}"
+        return state["error"], [], Decline(reason="invalid_input", detail=state["error"])
+    if state.get("clarification"):
+        detail = "the question refers to something the conversation does not hold"
+        return state["clarification"], [], Decline(reason="needs_clarification", detail=detail)
+    if declined or state.get("mode") == "none":
+        # a later attempt found nothing (or failed): an earlier grounded answer is still better
+        if best and best_score >= GROUNDED:
+            return f"{best}\n\n{UNVERIFIED_NOTE}", best_sources, None
+        return answer, sources, declined
+    if check is None or passed(state):
+        return answer, sources, None
+    if best and best_score > verdict_score(check):
+        answer, sources = best, best_sources
+    if check["parsed"] and max(best_score, verdict_score(check)) < GROUNDED:
+        return (
+            "",
+            [],
+            Decline(
+                reason="unsupported", detail=check["feedback"] or "the self-check found no support"
+            ),
+        )
+    return f"{answer}\n\n{UNVERIFIED_NOTE}", sources, None
+
+
+def finalize(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+    """Return the checked answer, the best one so far marked unverified, or an honest decline."""
+    answer, sources, decline = settle(state)
+    language = state.get("language") or language_of(state.get("query") or "")
+    answerable = decline is None
+    if decline and decline["reason"] in prompts.DECLINE[language]:
+        answer = prompts.DECLINE[language][decline["reason"]]
+        # the documents looked at stay listed (uncited), so the user can check the decline
+        sources = [{**s, "cited": False} for s in (state.get("sources") or sources)]
     steps = [*(state.get("steps") or []), "finalize"]
     diagnostics = Diagnostics(
         steps=steps,
@@ -92,8 +153,11 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> dic
         "sources": sources,
         "confidence": 0.0
         if state.get("error") or state.get("clarification")
-        else confidence(state),
-        "verified": passed(state) and not state.get("error"),
+        else confidence({**state, "decline": decline, "sources": sources}),
+        "verified": passed(state) and answerable,
+        "answerable": answerable,
+        "decline": decline,
+        "language": language,
         "diagnostics": diagnostics,
         "messages": [AIMessage(content=answer, name=REJECTED if state.get("error") else None)],
     }

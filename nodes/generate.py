@@ -1,13 +1,16 @@
-"""Generate: write the answer, citing numbered sources, in the mode the state calls for."""
+"""Generate: write the answer in the asker's language, citing sources, or decline honestly."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from adaptive_rag.core.citations import CITATION, cited_numbers, says_nothing, tidy
+from adaptive_rag.core.language import Language, answers_in, language_name, language_of
 from adaptive_rag.graph.context import Context, context_of
 from adaptive_rag.graph.state import (
     RESET,
+    Decline,
     GenerationMode,
     Source,
     State,
@@ -16,48 +19,35 @@ from adaptive_rag.graph.state import (
 )
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import call_model
-from adaptive_rag.services.retrieval import format_documents, fuse_documents, title_of
+from adaptive_rag.services.chat import Reply, call_model
+from adaptive_rag.services.retrieval import (
+    fuse_documents,
+    merge_by_document,
+    reading_messages,
+    title_of,
+)
 from adaptive_rag.services.secrets import describe
 from langchain_core.documents import Document
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
-
-_CITATION = re.compile(r"\[(\d+(?:\s*[,，]\s*\d+)*)\]")
-
-
-_SOURCE_TAG = re.compile(r'<source\s+id="?(\d+)"?[^>]*>')
-
-
-def tidy(answer: str) -> str:
-    """Turn source markup a model echoed ('according to <source id="1" ...>') into [1]."""
-    return _SOURCE_TAG.sub(r"[\1]", answer).replace("</source>", "").strip()
-
-
-def cited_numbers(answer: str) -> list[int]:
-    """Return the source numbers an answer cites, in first-cited order."""
-    numbers: list[int] = []
-    for group in _CITATION.findall(answer):
-        for part in re.split(r"[,，]", group):
-            if int(part) not in numbers:
-                numbers.append(int(part))
-    return numbers
 
 
 def sources_for(answer: str, docs: list[Document]) -> list[Source]:
-    """List the documents an answer cites; if it cites none, all it was given (uncited)."""
+    """List every document the answer was given, once each: the cited ones first."""
     cited = [n for n in cited_numbers(answer) if 1 <= n <= len(docs)]
-    chosen = cited or list(range(1, len(docs) + 1))
+    order = [*cited, *(n for n in range(1, len(docs) + 1) if n not in cited)]
     return [
         Source(
             id=n,
             title=title_of(docs[n - 1]),
             source=str(docs[n - 1].metadata.get("source", "")),
-            snippet=docs[n - 1].page_content.strip()[:200],
+            snippet=str(docs[n - 1].metadata.get("best_chunk") or docs[n - 1].page_content).strip()[
+                :200
+            ],
             origin="web" if docs[n - 1].metadata.get("origin") == "web" else "kb",
-            cited=bool(cited),
+            cited=n in cited,
         )
-        for n in chosen
+        for n in order
     ]
 
 
@@ -71,7 +61,7 @@ def renumber(sub_answer: SubAnswer, docs: list[Document]) -> str:
         mapped = [position.get(keys[n - 1]) for n in numbers if 1 <= n <= len(keys)]
         return "".join(f"[{m}]" for m in mapped if m) or ""
 
-    return _CITATION.sub(to_global, sub_answer["answer"])
+    return CITATION.sub(to_global, sub_answer["answer"])
 
 
 def fuse_branches(branches: list[SubAnswer], docs: list[Document], limit: int) -> list[Document]:
@@ -80,17 +70,17 @@ def fuse_branches(branches: list[SubAnswer], docs: list[Document], limit: int) -
     rankings = [[by_key[key] for key in b["source_keys"] if key in by_key] for b in branches]
     fused = fuse_documents(rankings, len(docs))
     ranked = {doc_key(doc) for doc in fused}
-    return [*fused, *(doc for doc in docs if doc_key(doc) not in ranked)][:limit]
+    return merge_by_document([*fused, *(doc for doc in docs if doc_key(doc) not in ranked)])[:limit]
 
 
 def choose_mode(state: State) -> GenerationMode:
     """Pick how to answer from what this turn has gathered."""
     route = state.get("route")
     check = state.get("check")
-    found = bool(state.get("documents") or state.get("rejected"))
+    found = bool(state.get("documents"))
     if found and state.get("sub_answers") and route and route["category"] == "complex":
         return "synthesis"
-    if check is not None and not check["grounded"]:
+    if found and check is not None and not check["grounded"]:
         return "regenerate"
     if found:
         return "rag"
@@ -103,15 +93,69 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
     """Answer; a model failure yields an honest 'could not answer', never an exception."""
     ctx = context_of(runtime)
     question = state.get("standalone") or ""
+    language = state.get("language") or language_of(question)
     mode = choose_mode(state)
-    docs = list(state.get("documents") or []) or list(state.get("rejected") or [])
-    update: dict[str, Any] = {"steps": "generate", "generations": 1, "mode": mode}
+    update: dict[str, Any] = {"steps": "generate", "mode": mode, "decline": None}
+    if mode == "fallback" and not ctx.allow_general_knowledge:
+        decline = (
+            Decline(reason="no_relevant_documents", detail="every document found was irrelevant")
+            if state.get("rejected")
+            else Decline(reason="no_documents", detail="the knowledge base returned no documents")
+        )
+        update.update(decline=decline, answer="", sources=[])
+        return update
+    update["generations"] = 1
     if mode == "regenerate":
         update["regenerations"] = 1
+    docs, messages = _prompt(state, ctx, mode, language, update)
+    try:
+        reply = call_model(services.chat(ctx), messages)
+        update.update(reply.usage())
+        answer = tidy(reply.text)
+        problem = _problem(answer, language, bool(docs))
+        spent = state.get("regenerations", 0) + update.get("regenerations", 0)
+        if problem and spent < ctx.max_regenerations:  # one retry, in the same conversation
+            cue = prompts.RETRY[problem].format(language=language_name(language))
+            retry = call_model(
+                services.chat(ctx), [*messages, AIMessage(reply.text), HumanMessage(cue)]
+            )
+            _add_usage(update, retry)
+            update["regenerations"] = update.get("regenerations", 0) + 1
+            answer = tidy(retry.text)
+            problem = _problem(answer, language, bool(docs))
+    except Exception as exc:
+        reason = f"the model failed ({describe(exc)})"
+        update.update(answer=prompts.FAILED_ANSWER.format(reason=reason), mode="none", sources=[])
+        update["notes"] = f"generate: {reason}"
+        return update
+    if docs and prompts.NO_ANSWER in answer.upper().replace(" ", "_"):
+        update["decline"] = Decline(
+            reason="not_in_sources", detail="the model found no answer in the documents"
+        )
+        answer = ""
+    elif problem == "empty" or not answer:
+        update["decline"] = Decline(
+            reason="empty_answer", detail="the answer gave no facts, only citation numbers"
+        )
+        answer = ""
+    elif problem == "language":
+        update["notes"] = f"generate: the answer is not in {language_name(language)}"
+    update["answer"] = _with_notes(answer, mode, state, language) if answer else ""
+    update["sources"] = sources_for(answer, docs) if docs else []
+    return update
+
+
+def _prompt(
+    state: State, ctx: Context, mode: GenerationMode, language: Language, update: dict[str, Any]
+) -> tuple[list[Document], list[BaseMessage]]:
+    """Return the documents shown and the messages for this mode (sources first)."""
+    question = state.get("standalone") or ""
+    docs = list(state.get("documents") or [])
     if mode in ("direct", "fallback"):
-        docs = []
-        system, user = prompts.DIRECT_SYSTEM, prompts.DIRECT_USER.format(question=question)
-    elif mode == "synthesis":
+        user = prompts.DIRECT_USER.format(question=question, cue=prompts.DIRECT_CUE[language])
+        return [], [SystemMessage(prompts.DIRECT_SYSTEM), HumanMessage(user)]
+    cue = prompts.LANGUAGE_CUE[language]
+    if mode == "synthesis":
         branches = state.get("sub_answers") or []
         docs = fuse_branches(branches, docs, 2 * ctx.k)
         update["documents"] = [RESET, *docs]
@@ -120,47 +164,48 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
             listing = "\n".join(
                 f"{i}. {b['question']}\n   {renumber(b, docs)}" for i, b in enumerate(parts, 1)
             )
-            system, template = prompts.SYNTHESIS_SYSTEM, prompts.SYNTHESIS_USER
+            template = prompts.SYNTHESIS_TASK
         else:
             listing = "\n".join(f"{i}. {b['question']}" for i, b in enumerate(parts, 1))
-            system, template = prompts.PARTS_SYSTEM, prompts.PARTS_USER
-        user = template.format(
-            documents=format_documents(docs), sub_answers=listing, question=question
-        )
-    else:
+            template = prompts.PARTS_TASK
+        task = template.format(sub_answers=listing, question=question)
+    elif mode == "regenerate":
         check = state.get("check")
         feedback = (
             check["feedback"] if check else ""
         ) or "it made claims the sources do not support"
-        system = (
-            prompts.REGENERATE_SYSTEM.format(feedback=feedback)
-            if mode == "regenerate"
-            else prompts.RAG_SYSTEM
-        )
-        user = prompts.RAG_USER.format(documents=format_documents(docs), question=question)
-    try:
-        reply = call_model(services.chat(ctx), [SystemMessage(system), HumanMessage(user)])
-    except Exception as exc:
-        reason = f"the model failed ({describe(exc)})"
-        update.update(answer=prompts.FAILED_ANSWER.format(reason=reason), mode="none", sources=[])
-        update["notes"] = f"generate: {reason}"
-        return update
-    update.update(reply.usage())
-    answer = tidy(reply.text) or prompts.FAILED_ANSWER.format(reason="the model returned nothing")
-    update["answer"] = _with_notes(answer, mode, state)
-    update["sources"] = sources_for(answer, docs) if docs else []
-    return update
+        task = prompts.REGENERATE_TASK.format(feedback=feedback, question=question)
+    else:
+        task = prompts.RAG_TASK.format(question=question)
+    return docs, reading_messages(docs, f"{task}\n{cue}")
 
 
-def _with_notes(answer: str, mode: GenerationMode, state: State) -> str:
+def _problem(answer: str, language: Language, from_sources: bool) -> str | None:
+    """Name what makes an answer unusable: it says nothing, or is in the wrong language."""
+    if prompts.NO_ANSWER in answer.upper().replace(" ", "_"):
+        return None
+    if from_sources and says_nothing(answer):
+        return "empty"
+    if not answers_in(answer, language):
+        return "language"
+    return None
+
+
+def _add_usage(update: dict[str, Any], reply: Reply) -> None:
+    """Add a second call's cost to the node's update."""
+    for key, value in reply.usage().items():
+        update[key] = update.get(key, 0) + value
+
+
+def _with_notes(answer: str, mode: GenerationMode, state: State, language: Language) -> str:
     """Say plainly when the answer did not come from the knowledge base or the web."""
     route = state.get("route")
     lines = []
     if route and route["category"] == "realtime" and state.get("web_status") != "ok":
         reason = state.get("web_status") or "web search unavailable"
-        lines.append(prompts.WEB_UNAVAILABLE_NOTE.format(reason=reason))
+        lines.append(prompts.WEB_UNAVAILABLE_NOTE[language].format(reason=reason))
     if mode == "fallback":
-        lines.append(prompts.NO_SOURCES_NOTE + "; this answer is from general knowledge.")
+        lines.append(prompts.GENERAL_KNOWLEDGE_NOTE[language])
     elif mode == "direct":
-        return f"{answer}\n\n{prompts.DIRECT_NOTE}"
+        return f"{answer}\n\n{prompts.DIRECT_NOTE[language]}"
     return "\n\n".join([*lines, answer])

@@ -9,9 +9,8 @@ from adaptive_rag.graph.state import RESET, Relevance, State
 from adaptive_rag.prompts import grade_documents as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, parse_json
-from adaptive_rag.services.retrieval import format_documents
+from adaptive_rag.services.retrieval import reading_messages
 from adaptive_rag.services.secrets import describe
-from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
@@ -39,25 +38,13 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     ctx = context_of(runtime)
     docs = list(state.get("documents") or [])
     update: dict[str, Any] = {"steps": "grade_documents", "graded": True}
-    if not docs:
-        update.update(relevance="incorrect", doc_scores=[], rejected=[])
+    if not docs:  # documents rejected by an earlier search this turn stay on record
+        update.update(relevance="incorrect", doc_scores=[])
         return update
     scores: list[float] | None = None
     try:
-        reply = call_model(
-            services.fast(ctx),
-            [
-                SystemMessage(prompts.SYSTEM),
-                HumanMessage(
-                    prompts.USER.format(
-                        question=state.get("standalone") or "",
-                        documents=format_documents(docs, max_chars=800),
-                        count=len(docs),
-                    )
-                ),
-            ],
-            Grades,
-        )
+        task = prompts.TASK.format(question=state.get("standalone") or "", count=len(docs))
+        reply = call_model(services.fast(ctx), reading_messages(docs, task), Grades)
         update.update(reply.usage())
         raw = parse_json(reply.text, Grades).grades
         if len(raw) == len(docs):
@@ -69,12 +56,15 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     if scores is None:  # safe default: treat as relevant, but say the grade is unverified
         update.update(relevance="correct", doc_scores=[1.0] * len(docs), graded=False, rejected=[])
         return update
-    ranked = sorted(zip(scores, range(len(docs)), strict=True), key=lambda p: (-p[0], p[1]))
-    kept = [(s, docs[i]) for s, i in ranked if s >= ctx.incorrect_threshold]
-    if kept and scores[0] < ctx.incorrect_threshold:
+    # Kept documents stay in search order, so the answer's prompt keeps the grader's prefix.
+    kept = [
+        (s, doc)
+        for i, (s, doc) in enumerate(zip(scores, docs, strict=True))
+        if s >= ctx.incorrect_threshold
         # A small grader's "no" is often wrong where hybrid search ranked a document first;
-        # dropping the top hit costs more than a little extra context, so it stays (last).
-        kept.append((scores[0], docs[0]))
+        # dropping the top hit costs more than a little extra context, so it stays if any does.
+        or (i == 0 and max(scores) >= ctx.incorrect_threshold)
+    ]
     update["relevance"] = crag_verdict(scores, ctx.correct_threshold, ctx.incorrect_threshold)
     runtime.stream_writer(
         {"step": "grade_documents", "relevance": update["relevance"], "scores": scores}
@@ -82,5 +72,5 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     update["documents"] = [RESET, *(doc for _, doc in kept)]
     update["doc_scores"] = [s for s, _ in kept]
     kept_ids = {id(doc) for _, doc in kept}
-    update["rejected"] = [docs[i] for _, i in ranked if id(docs[i]) not in kept_ids]
+    update["rejected"] = [doc for doc in docs if id(doc) not in kept_ids]
     return update

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from adaptive_rag.core.language import language_of
 from adaptive_rag.graph.context import Context, context_of
 from adaptive_rag.graph.state import REJECTED, RESET, State
 from adaptive_rag.services import Services
@@ -40,7 +41,9 @@ def intake(state: State, runtime: Runtime[Context], services: Services) -> dict[
         ]
     elif replaces is None:
         update["messages"] = [HumanMessage(content=question)]
-    update.update(query=question, standalone=question, search_query=question)
+    update.update(
+        query=question, standalone=question, search_query=question, language=language_of(question)
+    )
     return update
 
 
@@ -82,6 +85,7 @@ def _fresh_turn(ctx: Context, services: Services) -> dict[str, Any]:
             "max_web_searches": ctx.max_web_searches,
             "self_check": int(ctx.self_check),
             "clarify": int(ctx.clarify),
+            "check_confident": int(ctx.check_confident_answers),
         },
         "documents": RESET,
         "rejected": [],
@@ -92,6 +96,7 @@ def _fresh_turn(ctx: Context, services: Services) -> dict[str, Any]:
         "sub_questions": [],
         "sub_answers": RESET,
         "mode": "none",
+        "decline": None,
         "answer": "",
         "sources": [],
         "check": None,

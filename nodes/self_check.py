@@ -9,9 +9,8 @@ from adaptive_rag.graph.state import SelfCheck, State, verdict_score
 from adaptive_rag.prompts import self_check as prompts
 from adaptive_rag.services import Services
 from adaptive_rag.services.chat import call_model, parse_json
-from adaptive_rag.services.retrieval import format_documents
+from adaptive_rag.services.retrieval import reading_messages
 from adaptive_rag.services.secrets import describe
-from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
@@ -31,20 +30,8 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> d
     docs = list(state.get("documents") or []) or list(state.get("rejected") or [])
     update: dict[str, Any] = {"steps": "self_check"}
     try:
-        reply = call_model(
-            services.fast(ctx),
-            [
-                SystemMessage(prompts.SYSTEM),
-                HumanMessage(
-                    prompts.USER.format(
-                        documents=format_documents(docs, max_chars=1000),
-                        question=state.get("standalone") or "",
-                        answer=answer,
-                    )
-                ),
-            ],
-            Verdict,
-        )
+        task = prompts.TASK.format(question=state.get("standalone") or "", answer=answer)
+        reply = call_model(services.fast(ctx), reading_messages(docs, task), Verdict)
         update.update(reply.usage())
         verdict = parse_json(reply.text, Verdict)
         check = SelfCheck(

@@ -11,8 +11,13 @@ from typing import Any
 from adaptive_rag.graph.context import Context
 from adaptive_rag.graph.state import doc_key
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
+from adaptive_rag.prompts.reading import PREAMBLE
 from langchain_core.documents import Document
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.retrievers import BaseRetriever
+
+SOURCE_CHARS = 2000
+"""Characters of each source a model reads; one value for every reading node keeps the prefix."""
 
 
 class RetrieverUnavailableError(RuntimeError):
@@ -60,13 +65,41 @@ def parse_filter(text: str) -> dict[str, Any] | None:
 
 
 def retrieve(retriever: BaseRetriever, query: str, k: int) -> list[Document]:
-    """Search and label the results as knowledge-base documents."""
+    """Search, label the results as knowledge-base documents, one per document they came from."""
     docs = retriever.invoke(query)[:k]
     labelled = []
     for doc in docs:
         meta = {"origin": "kb", **(doc.metadata or {})}
         labelled.append(Document(page_content=doc.page_content, metadata=meta, id=doc.id))
-    return labelled
+    return merge_by_document(labelled)
+
+
+def document_of(doc: Document) -> str:
+    """Name the document a chunk came from: its file, plus the line or page within it."""
+    meta = doc.metadata or {}
+    where = meta.get("doc_id") or meta.get("line") or meta.get("page") or ""
+    origin = meta.get("origin", "kb")
+    return f"{origin}:{meta.get('source') or meta.get('id') or doc.page_content[:80]}#{where}"
+
+
+def merge_by_document(docs: list[Document]) -> list[Document]:
+    """Join chunks of one document into one source, at its best chunk's rank.
+
+    The model then cites documents, not chunks, and the user sees each document once.
+    """
+    groups: dict[str, list[Document]] = {}
+    for doc in docs:
+        groups.setdefault(document_of(doc), []).append(doc)
+    merged = []
+    for chunks in groups.values():
+        if len(chunks) == 1:
+            merged.append(chunks[0])
+            continue
+        ordered = sorted(chunks, key=lambda d: int((d.metadata or {}).get("position") or 0))
+        text = "\n…\n".join(d.page_content.strip() for d in ordered)
+        meta = {**chunks[0].metadata, "chunks": len(chunks), "best_chunk": chunks[0].page_content}
+        merged.append(Document(page_content=text, metadata=meta, id=chunks[0].id))
+    return merged
 
 
 def title_of(doc: Document) -> str:
@@ -83,7 +116,7 @@ def _inert(text: str) -> str:
     return _TAG.sub(lambda m: f"‹{m.group(1)}source", text)
 
 
-def format_documents(docs: list[Document], max_chars: int = 1500) -> str:
+def format_documents(docs: list[Document], max_chars: int = SOURCE_CHARS) -> str:
     """Format documents as numbered, delimited data: the model cites them, never obeys them."""
     blocks = []
     for number, doc in enumerate(docs, start=1):
@@ -91,6 +124,14 @@ def format_documents(docs: list[Document], max_chars: int = 1500) -> str:
         title = _inert(title_of(doc)).replace('"', "'").replace("\n", " ")[:200]
         blocks.append(f'<source id="{number}" title="{title}">\n{text}\n</source>')
     return "\n\n".join(blocks)
+
+
+def reading_messages(docs: list[Document], task: str) -> list[BaseMessage]:
+    """Return the shared preamble and the sources first, then this node's task.
+
+    Every node that reads the sources sends the same prefix, so its computation is reused.
+    """
+    return [SystemMessage(PREAMBLE), HumanMessage(f"{format_documents(docs)}\n\n{task}")]
 
 
 def fuse_documents(results: list[list[Document]], k: int) -> list[Document]:

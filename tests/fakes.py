@@ -17,6 +17,7 @@ from adaptive_rag.prompts import (
     decompose,
     generate,
     grade_documents,
+    reading,
     refine,
     retrieve,
     rewrite_with_history,
@@ -34,19 +35,23 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, PrivateAttr
 
-ROLES: list[tuple[str, str]] = [
+READING_ROLES: list[tuple[str, str]] = [
     ("regenerate", "rejected by a fact check"),
+    ("grade", grade_documents.TASK[:40]),
+    ("synthesis", generate.SYNTHESIS_TASK[:60]),
+    ("parts", generate.PARTS_TASK[:60]),
+    ("check", self_check.TASK[:40]),
+    ("rag", generate.RAG_TASK[:40]),
+]
+"""Nodes that share the reading preamble, told apart by the task after the sources."""
+
+ROLES: list[tuple[str, str]] = [
     ("classify", classify.SYSTEM[:30]),
     ("rewrite", rewrite_with_history.SYSTEM[:40]),
     ("decompose", decompose.SYSTEM[:18]),
-    ("grade", grade_documents.SYSTEM[:40]),
     ("refine", refine.SYSTEM[:40]),
     ("transform", transform_query.SYSTEM[:40]),
-    ("rag", generate.RAG_SYSTEM[:40]),
     ("direct", generate.DIRECT_SYSTEM[:40]),
-    ("synthesis", generate.SYNTHESIS_SYSTEM[:40]),
-    ("parts", generate.PARTS_SYSTEM[:40]),
-    ("check", self_check.SYSTEM[:40]),
     ("sub", sub_question.SYSTEM[:40]),
     ("multi_query", "different search queries"),
     ("hyde", retrieve.HYDE_SYSTEM[:40]),
@@ -55,8 +60,12 @@ ROLES: list[tuple[str, str]] = [
 Reply = str | Exception | Callable[[str], str]
 
 
-def role_of(system: str) -> str:
-    """Name the node that sent a prompt, from its system message."""
+def role_of(system: str, user: str = "") -> str:
+    """Name the node that sent a prompt, from its system message (or task, when shared)."""
+    if system == reading.PREAMBLE:
+        for role, marker in READING_ROLES:
+            if marker in user:
+                return role
     for role, marker in ROLES:
         if marker in system:
             return role
@@ -72,6 +81,7 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
     "transform": "better search query",
     "rag": "The answer is in the sources [1].",
     "regenerate": "A more careful answer [1].",
+    "retry": "A second try that states the fact [1].",
     "direct": "A general-knowledge answer.",
     "synthesis": "Combined answer [1][2].",
     "parts": "Answer from the parts [1][2].",
@@ -124,8 +134,8 @@ class ScriptedChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         system = str(messages[0].content)
-        user = str(messages[-1].content)
-        role = role_of(system)
+        user = str(messages[1].content if len(messages) > 1 else "")
+        role = "retry" if len(messages) > 2 else role_of(system, user)
         with self._lock:
             self._calls.append((role, user))
             self._systems.extend(str(m.content) for m in messages if m.type == "system")

@@ -40,7 +40,8 @@ def test_never_grounded_stops_after_its_regeneration_budget(budget: int, tally: 
     out, model = run(check=NEVER_GROUNDED, max_regenerations=budget)
     d = out["diagnostics"]
     assert d["regenerations"] == budget and d["generations"] == budget + 1
-    assert out["verified"] is False and UNVERIFIED_NOTE in out["answer"]
+    assert out["verified"] is False and out["answerable"] is False  # declined, never guessed
+    assert out["decline"]["reason"] == "unsupported" and UNVERIFIED_NOTE not in out["answer"]
     # classify + grade + (generate + check) per attempt
     assert d["model_calls"] == 2 + 2 * (budget + 1) == len(model.calls)
     tally(runs=1, faults=1, answers=1)

@@ -52,7 +52,7 @@ def test_failures_that_quote_keys_leave_no_key_in_state_stream_logs_or_answer(
 ) -> None:
     leak = f"Incorrect API key provided: {OPENAI_KEY} (tavily {TAVILY_KEY}, {OTHER_TOKEN})"
     model = ScriptedChatModel.with_script(
-        classify=RuntimeError(leak), grade=grades(0, 0), rag=PermissionError(leak)
+        classify=RuntimeError(leak), grade=grades(5, 5), rag=PermissionError(leak)
     )
     checkpointer = InMemorySaver()
     graph = build_graph(

@@ -1,0 +1,1 @@
+"""The bottom layer: plain helpers with no project imports (language, ...)."""

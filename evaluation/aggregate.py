@@ -1,0 +1,163 @@
+"""Aggregate scored runs: per configuration, per route and type, and paired against a baseline."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+Record = dict[str, Any]
+BOOTSTRAP_SAMPLES = 10_000
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Return the q-quantile by nearest rank (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def mean(values: list[float]) -> float:
+    """Return the mean rounded to three places (0 for no values)."""
+    return round(sum(values) / len(values), 3) if values else 0.0
+
+
+def _groups(records: list[Record], key: Callable[[Record], Any]) -> dict[Any, list[Record]]:
+    groups: dict[Any, list[Record]] = {}
+    for r in records:
+        groups.setdefault(key(r), []).append(r)
+    return dict(sorted(groups.items(), key=lambda item: str(item[0])))
+
+
+def quality(rs: list[Record]) -> dict[str, Any]:
+    """Acc, EM, F1 and both decline errors of a group of scored records."""
+    answerable = [r for r in rs if not r["impossible"]]
+    impossible = [r for r in rs if r["impossible"]]
+    answered = [r for r in rs if not r["declined"]]
+    return {
+        "n": len(rs),
+        "acc": mean([r["acc"] for r in rs]),
+        "em": mean([r["em"] for r in rs]),
+        "f1": mean([r["f1"] for r in rs]),
+        "declined_unanswerable": f"{sum(r['declined'] for r in impossible)}/{len(impossible)}",
+        "declined_answerable": f"{sum(r['declined'] for r in answerable)}/{len(answerable)}",
+        "in_language": mean([float(r["language_ok"]) for r in answered]),
+        "cited": mean([float(r["cited"]) for r in answered]),
+    }
+
+
+def retrieval(rs: list[Record]) -> dict[str, float]:
+    """Hit@4, AllGold@4 and MRR@10 of the documents each answer used."""
+    scored = [r for r in rs if not r["impossible"] and r["gold_doc_ids"]]
+
+    def mrr(r: Record) -> float:
+        ids = r["used_doc_ids"][:10]
+        return next((1 / (i + 1) for i, d in enumerate(ids) if d in r["gold_doc_ids"]), 0.0)
+
+    return {
+        "hit@4": mean(
+            [float(bool(set(r["used_doc_ids"][:4]) & set(r["gold_doc_ids"]))) for r in scored]
+        ),
+        "allgold@4": mean(
+            [float(set(r["gold_doc_ids"]) <= set(r["used_doc_ids"][:4])) for r in scored]
+        ),
+        "mrr@10": mean([mrr(r) for r in scored]),
+    }
+
+
+def cost(rs: list[Record]) -> dict[str, Any]:
+    """Model calls, tokens and latency of a group."""
+    tokens = [r["tokens_in"] + r["tokens_out"] for r in rs]
+    return {
+        "calls_median": percentile([r["model_calls"] for r in rs], 0.5),
+        "tokens_mean": round(sum(tokens) / max(len(rs), 1)),
+        "p50_s": round(percentile([r["seconds"] for r in rs], 0.5), 2),
+        "p95_s": round(percentile([r["seconds"] for r in rs], 0.95), 2),
+    }
+
+
+def summarize(records: list[Record]) -> list[dict[str, Any]]:
+    """Aggregate per (data set, configuration): quality, documents used, cost."""
+    return [
+        {"dataset": dataset, "config": config, **quality(rs), **retrieval(rs), **cost(rs)}
+        for (dataset, config), rs in _groups(records, lambda r: (r["dataset"], r["config"])).items()
+    ]
+
+
+def by_route(records: list[Record]) -> list[dict[str, Any]]:
+    """Quality and cost of the adaptive graph per route."""
+    adaptive = [r for r in records if r["config"] == "adaptive"]
+    return [
+        {"dataset": d, "route": route, **quality(rs), **cost(rs)}
+        for (d, route), rs in _groups(adaptive, lambda r: (r["dataset"], r["route"])).items()
+    ]
+
+
+def by_kind(records: list[Record]) -> list[dict[str, Any]]:
+    """Acc per question type (or answerable / unanswerable) and configuration."""
+    rows = []
+    for (dataset, kind), rs in _groups(records, lambda r: (r["dataset"], r["kind"])).items():
+        row: dict[str, Any] = {"dataset": dataset, "kind": kind}
+        for config, group in _groups(rs, lambda r: r["config"]).items():
+            row[f"acc {config}"] = f"{mean([r['acc'] for r in group]):.3f} (n={len(group)})"
+        rows.append(row)
+    return rows
+
+
+def paired(
+    records: list[Record], config: str = "adaptive", baseline: str = "single", seed: int = 0
+) -> list[dict[str, Any]]:
+    """Per data set: wins and losses on the same questions, and a bootstrap 95% interval.
+
+    The interval is of the mean Acc difference (config minus baseline), resampling questions;
+    one that crosses zero means the sample cannot tell the two apart.
+    """
+    rows = []
+    for dataset, rs in _groups(records, lambda r: r["dataset"]).items():
+        by_id: dict[str, dict[str, Record]] = {}
+        for r in rs:
+            by_id.setdefault(r["id"], {})[r["config"]] = r
+        pairs = [
+            (v[config]["acc"], v[baseline]["acc"])
+            for v in by_id.values()
+            if config in v and baseline in v
+        ]
+        if not pairs:
+            continue
+        diffs = np.array([a - b for a, b in pairs], dtype=float)
+        low, high = bootstrap_interval(diffs, seed)
+        rows.append(
+            {
+                "dataset": dataset,
+                "pair": f"{config} vs {baseline}",
+                "n": len(pairs),
+                f"acc {config}": mean([a for a, _ in pairs]),
+                f"acc {baseline}": mean([b for _, b in pairs]),
+                "difference": round(float(diffs.mean()), 3),
+                "wins": int((diffs > 0).sum()),
+                "losses": int((diffs < 0).sum()),
+                "95% interval": f"[{low:+.3f}, {high:+.3f}]",
+                "verdict": "better" if low > 0 else "worse" if high < 0 else "within noise",
+            }
+        )
+    return rows
+
+
+def bootstrap_interval(diffs: np.ndarray[Any, Any], seed: int = 0) -> tuple[float, float]:
+    """Return the percentile bootstrap 95% interval of the mean of paired differences."""
+    from scipy.stats import bootstrap  # noqa: PLC0415 - the eval extra
+
+    if len(diffs) < 2 or float(diffs.min()) == float(diffs.max()):
+        value = float(diffs.mean()) if len(diffs) else 0.0
+        return value, value
+    result = bootstrap(
+        (diffs,),
+        np.mean,
+        n_resamples=BOOTSTRAP_SAMPLES,
+        confidence_level=0.95,
+        method="percentile",
+        random_state=np.random.default_rng(seed),
+    )
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)

@@ -1,0 +1,84 @@
+"""Fit the confidence map on scored runs, and measure its calibration (ECE, reliability plot)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+BINS = 10
+
+
+def rows_of(
+    records: list[dict[str, Any]],
+) -> tuple[list[str], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Return feature names, the feature matrix and correctness of the adaptive runs."""
+    adaptive = [r for r in records if r["config"] == "adaptive" and r.get("features")]
+    names = sorted({name for r in adaptive for name in r["features"]})
+    x = np.array([[float(r["features"].get(n, 0.0)) for n in names] for r in adaptive])
+    y = np.array([int(r["acc"] >= 0.5) for r in adaptive])
+    return names, x, y
+
+
+def expected_calibration_error(probs: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> float:
+    """ECE over ten equal-width bins: the mean gap between confidence and accuracy."""
+    edges = np.linspace(0.0, 1.0, BINS + 1)
+    which = np.clip(np.digitize(probs, edges[1:-1]), 0, BINS - 1)
+    total = 0.0
+    for b in range(BINS):
+        mask = which == b
+        if mask.any():
+            total += mask.mean() * abs(probs[mask].mean() - y[mask].mean())
+    return float(total)
+
+
+def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
+    """Fit the logistic map; its ECE is measured on out-of-fold predictions (5 folds)."""
+    from sklearn.linear_model import LogisticRegression  # noqa: PLC0415 - the eval extra
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict  # noqa: PLC0415
+
+    names, x, y = rows_of(records)
+    if len(set(y.tolist())) < 2:
+        raise ValueError("calibration needs both right and wrong answers in the runs")
+    model = LogisticRegression(C=1.0, max_iter=1000)
+    folds = StratifiedKFold(
+        n_splits=min(5, int(np.bincount(y).min())), shuffle=True, random_state=seed
+    )
+    held_out = cross_val_predict(model, x, y, cv=folds, method="predict_proba")[:, 1]
+    model.fit(x, y)
+    return {
+        "features": names,
+        "coef": [round(float(c), 4) for c in model.coef_[0]],
+        "intercept": round(float(model.intercept_[0]), 4),
+        "n": int(len(y)),
+        "accuracy": round(float(y.mean()), 3),
+        "ece_held_out": round(expected_calibration_error(held_out, y), 3),
+        "rows": [[*map(float, row), int(label)] for row, label in zip(x, y, strict=True)],
+        "held_out": [round(float(p), 4) for p in held_out],
+    }
+
+
+def reliability_diagram(fitted: dict[str, Any], path: Path) -> Path:
+    """Plot out-of-fold confidence against accuracy per bin (PNG)."""
+    import matplotlib  # noqa: PLC0415
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+    from sklearn.calibration import calibration_curve  # noqa: PLC0415
+
+    y = np.array([row[-1] for row in fitted["rows"]])
+    probs = np.array(fitted["held_out"])
+    right, predicted = calibration_curve(y, probs, n_bins=BINS, strategy="uniform")
+    fig, ax = plt.subplots(figsize=(4.5, 4.5))
+    ax.plot([0, 1], [0, 1], linestyle="--", color="grey", label="perfect")
+    ax.plot(predicted, right, marker="o", label=f"adaptive (ECE {fitted['ece_held_out']:.3f})")
+    ax.hist(probs, bins=BINS, range=(0, 1), weights=np.full(len(probs), 1 / len(probs)), alpha=0.2)
+    ax.set_xlabel("confidence (out-of-fold)")
+    ax.set_ylabel("share correct")
+    ax.set_title(f"Reliability of confidence (n={fitted['n']})")
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

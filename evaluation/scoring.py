@@ -1,0 +1,68 @@
+"""Score one answer: Acc (gold contained), EM, F1, and declines read from the typed output."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from adaptive_rag.core.citations import without_citations
+from adaptive_rag.core.language import answers_in, language_of
+from adaptive_rag.evaluation.metrics import contains, exact_match, f1
+from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
+from adaptive_rag.prompts import generate as generate_prompts
+
+_NOTES = (
+    UNVERIFIED_NOTE,
+    *generate_prompts.DIRECT_NOTE.values(),
+    *generate_prompts.GENERAL_KNOWLEDGE_NOTE.values(),
+)
+_WEB_NOTES = tuple(
+    n.split("(")[0].split("（")[0] for n in generate_prompts.WEB_UNAVAILABLE_NOTE.values()
+)
+
+
+def answer_text(answer: str) -> str:
+    """Strip the notes the agent adds for users and the citations: only the answer is scored."""
+    kept = [
+        block.strip()
+        for block in answer.split("\n\n")
+        if block.strip() and block.strip() not in _NOTES and not block.startswith(_WEB_NOTES)
+    ]
+    return without_citations(" ".join(kept))
+
+
+def score(out: dict[str, Any], q: dict[str, Any]) -> dict[str, Any]:
+    """Score an output state against a question; a decline is read from `answerable`.
+
+    An unanswerable question is answered correctly only by a decline; an answerable one only by
+    an answer that contains a gold answer (Acc), so a decline is never right there.
+    """
+    declined = not out.get("answerable", True)
+    text = answer_text(out.get("answer") or "")
+    if q["impossible"]:
+        right = float(declined)
+        acc = em = f1_score = right
+    elif declined:
+        acc = em = f1_score = 0.0
+    else:
+        acc = contains(text, q["answers"])
+        em, f1_score = exact_match(text, q["answers"]), f1(text, q["answers"])
+    asked = language_of(q["question"])
+    return {
+        "acc": acc,
+        "em": em,
+        "f1": f1_score,
+        "declined": declined,
+        "decline_reason": (out.get("decline") or {}).get("reason", ""),
+        "language": asked,
+        "language_ok": declined or answers_in(text, asked),
+        "cited": any(s.get("cited") for s in out.get("sources") or []),
+        "citations_valid": _citations_valid(out),
+    }
+
+
+def _citations_valid(out: dict[str, Any]) -> bool:
+    """Whether every [n] in the answer points at a listed source (and there is at least one)."""
+    numbers = [int(n) for n in re.findall(r"\[(\d+)\]", out.get("answer") or "")]
+    listed = {s["id"] for s in out.get("sources") or []}
+    return bool(numbers) and all(n in listed for n in numbers)

@@ -1,0 +1,123 @@
+"""The evaluation sets: questions with gold answers over a corpus, and seeded samples of them."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adaptive_rag.evaluation.data import data_dir, read_jsonl
+
+KB_DESCRIPTIONS = {
+    "squad2": "Wikipedia paragraphs on many topics (history, science, places, people)",
+    "multihop_rag": "news articles from late 2023 (technology, business, sports, entertainment)",
+    "cmrc2018": "中文维基百科段落（Chinese Wikipedia passages on many topics）",
+}
+
+
+@dataclass
+class EvalSet:
+    """Questions (with gold answers and documents) over a corpus."""
+
+    name: str
+    questions: list[dict[str, Any]]  # id, question, answers, gold_doc_ids, impossible, kind
+    corpus: list[dict[str, Any]]  # doc_id, text, title
+
+
+def question(
+    qid: str, text: str, answers: list[str], gold: list[str], impossible: bool, kind: str = ""
+) -> dict[str, Any]:
+    """Return one evaluation question in the common shape (kind: its type or stratum)."""
+    return {
+        "id": str(qid),
+        "question": text,
+        "answers": answers,
+        "gold_doc_ids": gold,
+        "impossible": impossible,
+        "kind": kind or ("unanswerable" if impossible else "answerable"),
+    }
+
+
+def load_eval_set(name: str, corpus: Path | None = None) -> EvalSet:
+    """Load a shared set by name, or a JSONL of questions with a JSONL corpus beside it."""
+    if name == "squad2":
+        base = data_dir() / "squad2"
+        qs = [
+            question(r["id"], r["question"], r["answers"], r["gold_doc_ids"], r["is_impossible"])
+            for r in read_jsonl(base / "questions.jsonl")
+        ]
+        return EvalSet(name, qs, read_jsonl(base / "corpus.jsonl"))
+    if name == "multihop_rag":
+        base = data_dir() / "multihop_rag"
+        qs = [
+            question(
+                r["id"],
+                r["query"],
+                [r["answer"]],
+                r["gold_doc_ids"],
+                r.get("question_type") == "null_query",
+                str(r.get("question_type") or ""),
+            )
+            for r in read_jsonl(base / "queries.jsonl")
+        ]
+        return EvalSet(name, qs, read_jsonl(base / "evidence_corpus.jsonl"))
+    if name == "cmrc2018":
+        base = data_dir() / "cmrc2018"
+        qs = [
+            question(r["id"], r["question"], r["answers"], r["gold_doc_ids"], False)
+            for r in read_jsonl(base / "cmrc2018_dev500_questions.jsonl")
+        ]
+        return EvalSet(name, qs, read_jsonl(base / "cmrc2018_dev500_corpus.jsonl"))
+    path = Path(name)
+    if not path.is_file() or corpus is None or not corpus.is_file():
+        raise ValueError(
+            f"unknown data set {name!r}: use squad2, multihop_rag, cmrc2018, or a questions JSONL"
+            " with --corpus CORPUS.jsonl (doc_id, text)"
+        )
+    qs = []
+    for i, r in enumerate(read_jsonl(path)):
+        answers = r.get("answers") or ([r["answer"]] if r.get("answer") else [])
+        qs.append(
+            question(
+                str(r.get("id", i)),
+                r["question"],
+                answers,
+                list(r.get("gold_doc_ids", [])),
+                bool(r.get("is_impossible")),
+                str(r.get("question_type") or ""),
+            )
+        )
+    return EvalSet(path.stem, qs, read_jsonl(corpus))
+
+
+def pick(
+    questions: list[dict[str, Any]], limit: int, sample: bool, seed: int
+) -> list[dict[str, Any]]:
+    """Take the first `limit` questions, or a seeded sample stratified by kind.
+
+    Each kind (question type, or answerable / unanswerable) gets a share of the sample in
+    proportion to its share of the set, at least one question, so small strata are measured.
+    """
+    if not sample:
+        return list(questions)[:limit] if limit else list(questions)
+    rng = random.Random(seed)
+    strata: dict[str, list[dict[str, Any]]] = {}
+    for q in questions:
+        strata.setdefault(str(q.get("kind", "")), []).append(q)
+    for members in strata.values():
+        rng.shuffle(members)
+    if not limit or limit >= len(questions):
+        chosen = [q for members in strata.values() for q in members]
+        rng.shuffle(chosen)
+        return chosen
+    quota = {k: max(1, round(limit * len(m) / len(questions))) for k, m in strata.items()}
+    while sum(quota.values()) > limit:  # rounding up small strata can overshoot
+        largest = max(quota, key=lambda k: quota[k])
+        quota[largest] -= 1
+    while sum(quota.values()) < limit:
+        roomiest = max(strata, key=lambda k: len(strata[k]) - quota[k])
+        quota[roomiest] += 1
+    chosen = [q for k, members in strata.items() for q in members[: quota[k]]]
+    rng.shuffle(chosen)
+    return chosen

@@ -1,0 +1,109 @@
+"""Honest declines, the asker's language, and sources people can use (scripted models)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from adaptive_rag.prompts import generate as generate_prompts
+from fakes import KeywordRetriever, grades
+from langchain_core.documents import Document
+
+
+def sequence(*replies: str) -> Any:
+    it = itertools.chain(replies, itertools.repeat(replies[-1]))
+    return lambda _user: next(it)
+
+
+def test_the_model_finding_no_answer_in_the_sources_is_a_typed_decline(make_harness: Any) -> None:
+    h = make_harness(rag="NO_ANSWER")
+    out = h.ask("What colour is the Zephyr X2 kettle?")
+    assert out["answerable"] is False and out["decline"]["reason"] == "not_in_sources"
+    assert out["answer"] == generate_prompts.DECLINE["en"]["not_in_sources"]
+    assert "NO_ANSWER" not in out["answer"] and out["verified"] is False
+    assert out["sources"] and not any(s["cited"] for s in out["sources"])  # what was looked at
+    assert "self_check" not in out["diagnostics"]["steps"]
+
+
+def test_a_chinese_question_is_declined_in_chinese(make_harness: Any) -> None:
+    h = make_harness(rag="NO_ANSWER")
+    out = h.ask("Zephyr X2 水壶是什么颜色的？")
+    assert out["language"] == "zh" and out["answerable"] is False
+    assert out["answer"] == generate_prompts.DECLINE["zh"]["not_in_sources"]
+
+
+def test_all_documents_irrelevant_and_no_web_declines_without_guessing(make_harness: Any) -> None:
+    h = make_harness(grade=lambda user: grades(*[0] * user.count("<source ")))
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    assert out["answerable"] is False and out["decline"]["reason"] == "no_relevant_documents"
+    roles = h.model.roles()
+    assert "rag" not in roles and "direct" not in roles  # no answer was written from memory
+    assert out["diagnostics"]["rewrites"] == 1  # the corrective search was tried first
+
+
+def test_an_empty_knowledge_base_is_said_not_papered_over(make_harness: Any) -> None:
+    h = make_harness(retriever=KeywordRetriever(docs=[]))
+    out = h.ask("What is the IP rating of the Kestrel K2?")
+    assert out["answerable"] is False and out["decline"]["reason"] == "no_documents"
+    assert "65" not in out["answer"] and "direct" not in h.model.roles()
+
+
+def test_general_knowledge_fallback_only_when_allowed(make_harness: Any) -> None:
+    h = make_harness(retriever=KeywordRetriever(docs=[]))
+    out = h.ask("What is the IP rating of the Kestrel K2?", allow_general_knowledge=True)
+    assert out["answerable"] is True and h.model.roles()["direct"] == 1
+    assert generate_prompts.GENERAL_KNOWLEDGE_NOTE["en"] in out["answer"]
+
+
+def test_an_unsupported_answer_is_declined_once_its_budget_is_spent(make_harness: Any) -> None:
+    h = make_harness(
+        check='{"grounded": false, "answers_question": true, "feedback": "not in sources"}'
+    )
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    assert out["answerable"] is False and out["decline"]["reason"] == "unsupported"
+    assert out["decline"]["detail"] == "not in sources"
+    assert h.model.roles()["regenerate"] == 1  # max_regenerations=1 was spent first
+
+
+def test_an_answer_of_citation_numbers_only_is_written_again(make_harness: Any) -> None:
+    h = make_harness(rag="The Zephyr X2's capacity is [1].")
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    assert h.model.roles()["retry"] == 1 and out["answerable"] is True
+    assert out["answer"].startswith("A second try")
+    assert out["diagnostics"]["regenerations"] == 1
+
+
+def test_an_empty_answer_with_no_budget_left_is_declined(make_harness: Any) -> None:
+    h = make_harness(rag="[1][2]")
+    out = h.ask("How big is the Zephyr X2 kettle?", max_regenerations=0)
+    assert out["answerable"] is False and out["decline"]["reason"] == "empty_answer"
+    assert "retry" not in h.model.roles()
+
+
+def test_an_answer_in_the_wrong_language_is_written_again_in_the_askers(
+    make_harness: Any,
+) -> None:
+    h = make_harness(rag="The kettle holds 1.7 litres [1].", retry="水壶容量为 1.7 升 [1]。")
+    out = h.ask("Zephyr X2 水壶的容量是多少？")
+    assert out["answer"] == "水壶容量为 1.7 升 [1]。" and h.model.roles()["retry"] == 1
+    last_user = h.model.calls[-2][1]  # the answer prompt ends with the language cue
+    assert last_user.endswith(generate_prompts.LANGUAGE_CUE["zh"])
+
+
+def test_one_source_per_document_cited_first() -> None:
+    from adaptive_rag.nodes.generate import sources_for
+    from adaptive_rag.services.retrieval import merge_by_document
+
+    chunks = [
+        Document("Part one.", metadata={"id": "a1", "source": "a.md", "title": "A", "position": 1}),
+        Document("Other.", metadata={"id": "b1", "source": "b.md", "title": "B", "position": 0}),
+        Document(
+            "Part zero.", metadata={"id": "a0", "source": "a.md", "title": "A", "position": 0}
+        ),
+    ]
+    docs = merge_by_document(chunks)
+    assert [d.metadata["title"] for d in docs] == ["A", "B"]
+    assert docs[0].page_content == "Part zero.\n…\nPart one."
+    sources = sources_for("B says so [2].", docs)
+    assert [(s["title"], s["cited"]) for s in sources] == [("B", True), ("A", False)]
+    assert sources[1]["snippet"] == "Part one."  # the best-ranked chunk, not the first in file
