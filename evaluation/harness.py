@@ -95,11 +95,27 @@ def run_eval(
         tqdm(total=len(todo), desc=f"eval {data.name}", unit="run", disable=not progress) as bar,
     ):
         for question, config in todo:
+            forget_prompt_cache(svc, contexts[config])
             record = run_one(graphs[config], contexts[config], data.name, config, question)
             sink.write(json.dumps(record, ensure_ascii=False) + "\n")
             sink.flush()
             bar.update(1)
     return results
+
+
+def forget_prompt_cache(services: Services, ctx: Context) -> None:
+    """Start each run cold: an embedded model would otherwise reuse the previous run's prompt.
+
+    Configurations run back to back on the same question; without this the second one finds the
+    first one's sources already computed, which no real user's next question would.
+    """
+    try:
+        model = services.chat(ctx)
+    except Exception:  # no model: the run itself will say so
+        return
+    client = getattr(model, "client", None)
+    if client is not None and callable(getattr(client, "reset", None)):
+        client.reset()
 
 
 def record_settings(out_dir: Path, dataset: str, settings: dict[str, Any]) -> None:

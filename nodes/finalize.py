@@ -132,6 +132,11 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> dic
     answerable = decline is None
     if decline and decline["reason"] in prompts.DECLINE[language]:
         answer = prompts.DECLINE[language][decline["reason"]]
+        route = state.get("route")
+        if route and route["category"] == "realtime" and state.get("web_status") != "ok":
+            reason = state.get("web_status") or "web search unavailable"
+            note = prompts.WEB_UNAVAILABLE_NOTE[language].format(reason=reason)
+            answer = f"{note}\n\n{answer}"
         # the documents looked at stay listed (uncited), so the user can check the decline
         sources = [{**s, "cited": False} for s in (state.get("sources") or sources)]
     steps = [*(state.get("steps") or []), "finalize"]

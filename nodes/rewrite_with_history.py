@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adaptive_rag.core.language import language_of
 from adaptive_rag.graph.context import Context, context_of
 from adaptive_rag.graph.state import State, conversation
 from adaptive_rag.prompts import rewrite_with_history as prompts
@@ -26,6 +27,19 @@ def recent_history(messages: list[BaseMessage], turns: int, max_chars: int = 600
     return "\n".join(lines)
 
 
+def rewrite_messages(history: str, question: str) -> list[BaseMessage]:
+    """Return the instruction and worked examples in the follow-up's language, then the task."""
+    chinese = language_of(question) == "zh"
+    system, user = (
+        (prompts.SYSTEM_ZH, prompts.USER_ZH) if chinese else (prompts.SYSTEM, prompts.USER)
+    )
+    messages: list[BaseMessage] = [SystemMessage(system)]
+    for past, follow_up, standalone in prompts.EXAMPLES_ZH if chinese else prompts.EXAMPLES:
+        messages += [HumanMessage(user.format(history=past, question=follow_up))]
+        messages += [AIMessage(standalone)]
+    return [*messages, HumanMessage(user.format(history=history, question=question))]
+
+
 def rewrite_with_history(
     state: State, runtime: Runtime[Context], services: Services
 ) -> dict[str, Any]:
@@ -37,18 +51,15 @@ def rewrite_with_history(
     if not history:
         return update
     try:
-        reply = call_model(
-            services.chat(ctx),
-            [
-                SystemMessage(prompts.SYSTEM),
-                HumanMessage(prompts.USER.format(history=history, question=question)),
-            ],
-        )
+        reply = call_model(services.chat(ctx), rewrite_messages(history, question))
     except Exception as exc:
         update["notes"] = f"rewrite_with_history: model failed ({describe(exc)}); used as typed"
         return update
     update.update(reply.usage())
-    standalone = clean_line(reply.text, prefixes=("standalone question", "question", "rewritten"))
+    standalone = clean_line(
+        reply.text,
+        prefixes=("standalone question", "question", "rewritten", "改写后的问题", "改写"),
+    )
     if standalone:
         update["standalone"] = standalone
         update["search_query"] = standalone

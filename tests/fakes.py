@@ -48,6 +48,7 @@ READING_ROLES: list[tuple[str, str]] = [
 ROLES: list[tuple[str, str]] = [
     ("classify", classify.SYSTEM[:30]),
     ("rewrite", rewrite_with_history.SYSTEM[:40]),
+    ("rewrite", rewrite_with_history.SYSTEM_ZH[:20]),
     ("decompose", decompose.SYSTEM[:18]),
     ("refine", refine.SYSTEM[:40]),
     ("transform", transform_query.SYSTEM[:40]),
@@ -134,8 +135,9 @@ class ScriptedChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         system = str(messages[0].content)
-        user = str(messages[1].content if len(messages) > 1 else "")
-        role = "retry" if len(messages) > 2 else role_of(system, user)
+        user = str(messages[-1].content if len(messages) > 1 else "")
+        retry = system == reading.PREAMBLE and len(messages) > 2
+        role = "retry" if retry else role_of(system, str(messages[1].content))
         with self._lock:
             self._calls.append((role, user))
             self._systems.extend(str(m.content) for m in messages if m.type == "system")

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, build_graph
+from adaptive_rag.core.language import answers_in
+from adaptive_rag.evaluation.scoring import answer_text
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fakes import SAMPLE
 from langgraph.checkpoint.memory import InMemorySaver
@@ -75,9 +77,16 @@ def test_simple_fact_cites_the_right_source(ask: Any) -> None:
     assert "14" in out["answer"] and "kestrel-k2.md" in cited_files(out)
 
 
-def test_chinese_question(ask: Any) -> None:
+def test_chinese_question_gets_a_chinese_answer(ask: Any) -> None:
     out = ask("Kestrel K2 的外壳防护等级是多少？", thread="zh")
     assert "IP67" in out["answer"] and cited_files(out) & {"产品常见问题.md", "kestrel-k2.md"}
+    assert out["language"] == "zh" and answers_in(answer_text(out["answer"]), "zh")
+
+
+def test_english_question_over_chinese_sources_gets_an_english_answer(ask: Any) -> None:
+    out = ask("What is the after-sales hotline number in mainland China?", thread="en-zh")
+    assert "400-820-4677" in out["answer"] and "售后服务.md" in cited_files(out)
+    assert out["language"] == "en" and answers_in(answer_text(out["answer"]), "en")
 
 
 def test_complex_question_is_decomposed(ask: Any) -> None:

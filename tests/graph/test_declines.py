@@ -86,8 +86,8 @@ def test_an_answer_in_the_wrong_language_is_written_again_in_the_askers(
     h = make_harness(rag="The kettle holds 1.7 litres [1].", retry="水壶容量为 1.7 升 [1]。")
     out = h.ask("Zephyr X2 水壶的容量是多少？")
     assert out["answer"] == "水壶容量为 1.7 升 [1]。" and h.model.roles()["retry"] == 1
-    last_user = h.model.calls[-2][1]  # the answer prompt ends with the language cue
-    assert last_user.endswith(generate_prompts.LANGUAGE_CUE["zh"])
+    rag = next(user for role, user in h.model.calls if role == "rag")
+    assert rag.endswith(generate_prompts.LANGUAGE_CUE["zh"])  # the prompt ends with the cue
 
 
 def test_one_source_per_document_cited_first() -> None:
@@ -107,3 +107,14 @@ def test_one_source_per_document_cited_first() -> None:
     sources = sources_for("B says so [2].", docs)
     assert [(s["title"], s["cited"]) for s in sources] == [("B", True), ("A", False)]
     assert sources[1]["snippet"] == "Part one."  # the best-ranked chunk, not the first in file
+
+
+def test_a_chinese_follow_up_is_rewritten_with_chinese_instructions_and_examples() -> None:
+    from adaptive_rag.nodes.rewrite_with_history import rewrite_messages
+    from adaptive_rag.prompts import rewrite_with_history as prompts
+
+    zh = rewrite_messages("用户：海天酱油好吗？\n助手：很好。", "那来两瓶吧")
+    assert zh[0].content == prompts.SYSTEM_ZH and zh[-1].content.endswith("改写后的问题：")
+    assert len(zh) == 2 + 2 * len(prompts.EXAMPLES_ZH)  # worked examples as earlier turns
+    en = rewrite_messages("User: Is the K2 good?\nAssistant: Yes.", "How much is it?")
+    assert en[0].content == prompts.SYSTEM and len(en) == 2 + 2 * len(prompts.EXAMPLES)
