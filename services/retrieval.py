@@ -18,6 +18,8 @@ from langchain_core.retrievers import BaseRetriever
 
 SOURCE_CHARS = 2000
 """Characters of each source a model reads; one value for every reading node keeps the prefix."""
+SOURCES_BUDGET = 8000
+"""Characters of all sources together (about 2,000 tokens), so 2·k fused documents fit n_ctx."""
 
 
 class RetrieverUnavailableError(RuntimeError):
@@ -117,7 +119,12 @@ def _inert(text: str) -> str:
 
 
 def format_documents(docs: list[Document], max_chars: int = SOURCE_CHARS) -> str:
-    """Format documents as numbered, delimited data: the model cites them, never obeys them."""
+    """Format documents as numbered, delimited data: the model cites them, never obeys them.
+
+    Each shows at most max_chars, and all together at most SOURCES_BUDGET; the cut depends only
+    on how many documents there are, so nodes shown the same documents share the same prefix.
+    """
+    max_chars = min(max_chars, SOURCES_BUDGET // max(len(docs), 1))
     blocks = []
     for number, doc in enumerate(docs, start=1):
         text = _inert(doc.page_content.strip()[:max_chars])

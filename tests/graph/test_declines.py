@@ -118,3 +118,11 @@ def test_a_chinese_follow_up_is_rewritten_with_chinese_instructions_and_examples
     assert len(zh) == 2 + 2 * len(prompts.EXAMPLES_ZH)  # worked examples as earlier turns
     en = rewrite_messages("User: Is the K2 good?\nAssistant: Yes.", "How much is it?")
     assert en[0].content == prompts.SYSTEM and len(en) == 2 + 2 * len(prompts.EXAMPLES)
+
+
+def test_many_sources_share_one_budget_so_synthesis_fits_the_context() -> None:
+    from adaptive_rag.services.retrieval import SOURCE_CHARS, SOURCES_BUDGET, format_documents
+
+    long = [Document("x" * 5000, metadata={"title": f"D{i}"}) for i in range(8)]
+    assert format_documents(long[:4]).count("x") == 4 * SOURCE_CHARS
+    assert format_documents(long).count("x") == SOURCES_BUDGET  # 2·k fused documents
