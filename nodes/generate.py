@@ -155,6 +155,7 @@ def _prompt(
         user = prompts.DIRECT_USER.format(question=question, cue=prompts.DIRECT_CUE[language])
         return [], [SystemMessage(prompts.DIRECT_SYSTEM), HumanMessage(user)]
     cue = prompts.LANGUAGE_CUE[language]
+    if_missing = prompts.IF_MISSING[ctx.decline_when_not_found]
     if mode == "synthesis":
         branches = state.get("sub_answers") or []
         docs = fuse_branches(branches, docs, 2 * ctx.k)
@@ -168,15 +169,17 @@ def _prompt(
         else:
             listing = "\n".join(f"{i}. {b['question']}" for i, b in enumerate(parts, 1))
             template = prompts.PARTS_TASK
-        task = template.format(sub_answers=listing, question=question)
+        task = template.format(sub_answers=listing, question=question, if_missing=if_missing)
     elif mode == "regenerate":
         check = state.get("check")
         feedback = (
             check["feedback"] if check else ""
         ) or "it made claims the sources do not support"
-        task = prompts.REGENERATE_TASK.format(feedback=feedback, question=question)
+        task = prompts.REGENERATE_TASK.format(
+            feedback=feedback, question=question, if_missing=if_missing
+        )
     else:
-        task = prompts.RAG_TASK.format(question=question)
+        task = prompts.RAG_TASK.format(question=question, if_missing=if_missing)
     return docs, reading_messages(docs, f"{task}\n{cue}")
 
 

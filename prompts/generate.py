@@ -3,23 +3,30 @@
 NO_ANSWER = "NO_ANSWER"
 """What the model replies when the sources do not contain the answer (read as a typed decline)."""
 
+IF_MISSING = {
+    True: "If the sources do not contain the answer, reply with exactly: NO_ANSWER",
+    False: "If the sources do not contain the answer, say that the sources do not say.",
+}
+"""The missing-answer line, by Context decline_when_not_found (NO_ANSWER is read as a decline)."""
+
 RAG_TASK = """Task: answer the question using only the sources above.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
 Answer in two or three sentences.
-If the sources do not contain the answer, reply with exactly: NO_ANSWER
+{if_missing}
 Question: {question}"""
 
 REGENERATE_TASK = (
     RAG_TASK
     + """
 A previous answer was rejected by a fact check: {feedback}
-Write a new answer that states only what the sources support, or reply NO_ANSWER."""
+Write a new answer that states only what the sources support."""
 )
 
 PARTS_TASK = """Task: a complex question was split into parts, and the sources above were searched for each part.
 Answer the original question from the sources, covering every part.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
-Say what the sources do not tell. If they tell nothing that answers it, reply with exactly: NO_ANSWER
+Say what the sources do not tell.
+{if_missing}
 Parts of the question:
 {sub_answers}
 Original question: {question}"""

@@ -17,7 +17,7 @@ def sequence(*replies: str) -> Any:
 
 def test_the_model_finding_no_answer_in_the_sources_is_a_typed_decline(make_harness: Any) -> None:
     h = make_harness(rag="NO_ANSWER")
-    out = h.ask("What colour is the Zephyr X2 kettle?")
+    out = h.ask("What colour is the Zephyr X2 kettle?", decline_when_not_found=True)
     assert out["answerable"] is False and out["decline"]["reason"] == "not_in_sources"
     assert out["answer"] == generate_prompts.DECLINE["en"]["not_in_sources"]
     assert "NO_ANSWER" not in out["answer"] and out["verified"] is False
@@ -27,7 +27,7 @@ def test_the_model_finding_no_answer_in_the_sources_is_a_typed_decline(make_harn
 
 def test_a_chinese_question_is_declined_in_chinese(make_harness: Any) -> None:
     h = make_harness(rag="NO_ANSWER")
-    out = h.ask("Zephyr X2 水壶是什么颜色的？")
+    out = h.ask("Zephyr X2 水壶是什么颜色的？", decline_when_not_found=True)
     assert out["language"] == "zh" and out["answerable"] is False
     assert out["answer"] == generate_prompts.DECLINE["zh"]["not_in_sources"]
 
@@ -126,3 +126,12 @@ def test_many_sources_share_one_budget_so_synthesis_fits_the_context() -> None:
     long = [Document("x" * 5000, metadata={"title": f"D{i}"}) for i in range(8)]
     assert format_documents(long[:4]).count("x") == 4 * SOURCE_CHARS
     assert format_documents(long).count("x") == SOURCES_BUDGET  # 2·k fused documents
+
+
+def test_no_answer_option_is_offered_only_when_asked_for(make_harness: Any) -> None:
+    h = make_harness()
+    h.ask("How big is the Zephyr X2 kettle?")
+    h.ask("How big is the Zephyr X2 kettle?", decline_when_not_found=True)
+    rags = [user for role, user in h.model.calls if role == "rag"]
+    assert generate_prompts.IF_MISSING[False] in rags[0] and "NO_ANSWER" not in rags[0]
+    assert generate_prompts.IF_MISSING[True] in rags[1]
