@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from adaptive_rag.core.citations import CITATION
+
 Language = Literal["en", "zh"]
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-_CITATION = re.compile(r"\[\d+(?:\s*[,，]\s*\d+)*\]")
 _NAMES: dict[Language, str] = {"en": "English", "zh": "Chinese"}
 
 
@@ -19,7 +20,7 @@ def language_of(text: str) -> Language:
     Each Chinese character counts as a word (Chinese has no spaces), so a Chinese sentence with a
     product name stays Chinese and an English sentence quoting a Chinese name stays English.
     """
-    plain = _CITATION.sub(" ", text)
+    plain = CITATION.sub(" ", text)
     return "zh" if len(_CJK.findall(plain)) > len(_LATIN_WORD.findall(plain)) else "en"
 
 
@@ -30,7 +31,7 @@ def language_name(language: Language) -> str:
 
 def answers_in(answer: str, language: Language) -> bool:
     """Whether an answer is written in the language (an answer with no words passes)."""
-    plain = _CITATION.sub(" ", answer)
+    plain = CITATION.sub(" ", answer)
     if not _CJK.search(plain) and not _LATIN_WORD.search(plain):
         return True
     return language_of(plain) == language

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from adaptive_rag.core.citations import without_citations
+from adaptive_rag.core.citations import cited_numbers, without_citations
 from adaptive_rag.core.language import answers_in, language_of
 from adaptive_rag.evaluation.metrics import contains, exact_match, f1
 from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
@@ -63,6 +62,6 @@ def score(out: dict[str, Any], q: dict[str, Any]) -> dict[str, Any]:
 
 def _citations_valid(out: dict[str, Any]) -> bool:
     """Whether every [n] in the answer points at a listed source (and there is at least one)."""
-    numbers = [int(n) for n in re.findall(r"\[(\d+)\]", out.get("answer") or "")]
+    numbers = cited_numbers(out.get("answer") or "")
     listed = {s["id"] for s in out.get("sources") or []}
     return bool(numbers) and all(n in listed for n in numbers)

@@ -19,7 +19,7 @@ from adaptive_rag.graph.state import (
 )
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import Reply, call_model
+from adaptive_rag.services.chat import add_usage, call_model
 from adaptive_rag.services.retrieval import (
     fuse_documents,
     merge_by_document,
@@ -119,7 +119,7 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
             retry = call_model(
                 services.chat(ctx), [*messages, AIMessage(reply.text), HumanMessage(cue)]
             )
-            _add_usage(update, retry)
+            add_usage(update, retry)
             update["regenerations"] = update.get("regenerations", 0) + 1
             answer = tidy(retry.text)
             problem = _problem(answer, language, bool(docs))
@@ -128,7 +128,7 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
         update.update(answer=prompts.FAILED_ANSWER.format(reason=reason), mode="none", sources=[])
         update["notes"] = f"generate: {reason}"
         return update
-    if docs and prompts.NO_ANSWER in answer.upper().replace(" ", "_"):
+    if docs and declines_itself(answer):
         update["decline"] = Decline(
             reason="not_in_sources", detail="the model found no answer in the documents"
         )
@@ -185,7 +185,7 @@ def _prompt(
 
 def _problem(answer: str, language: Language, from_sources: bool) -> str | None:
     """Name what makes an answer unusable: it says nothing, or is in the wrong language."""
-    if prompts.NO_ANSWER in answer.upper().replace(" ", "_"):
+    if declines_itself(answer):
         return None
     if from_sources and says_nothing(answer):
         return "empty"
@@ -194,10 +194,9 @@ def _problem(answer: str, language: Language, from_sources: bool) -> str | None:
     return None
 
 
-def _add_usage(update: dict[str, Any], reply: Reply) -> None:
-    """Add a second call's cost to the node's update."""
-    for key, value in reply.usage().items():
-        update[key] = update.get(key, 0) + value
+def declines_itself(answer: str) -> bool:
+    """Whether the model replied NO_ANSWER (the sources lack the answer), however spaced."""
+    return prompts.NO_ANSWER in answer.upper().replace(" ", "_")
 
 
 def _with_notes(answer: str, mode: GenerationMode, state: State, language: Language) -> str:

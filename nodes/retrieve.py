@@ -8,7 +8,7 @@ from adaptive_rag.graph.context import Context, context_of
 from adaptive_rag.graph.state import RESET, State
 from adaptive_rag.prompts import retrieve as prompts
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import call_model, parse_json
+from adaptive_rag.services.chat import add_usage, call_model, parse_json
 from adaptive_rag.services.retrieval import fuse_documents
 from adaptive_rag.services.retrieval import retrieve as search
 from adaptive_rag.services.secrets import describe
@@ -43,8 +43,7 @@ def expand(query: str, ctx: Context, services: Services, update: dict[str, Any])
         except Exception as exc:  # expansion is an extra: without it, search as asked
             update["notes"] = f"retrieve: query expansion failed ({describe(exc)})"
             continue
-        for key in ("model_calls", "tokens_in", "tokens_out"):
-            update[key] = update.get(key, 0) + reply.usage()[key]
+        add_usage(update, reply)
         if schema is None:
             queries.append(reply.text)
         else:

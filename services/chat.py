@@ -107,6 +107,12 @@ class Reply:
         return {"model_calls": 1, "tokens_in": self.tokens_in, "tokens_out": self.tokens_out}
 
 
+def add_usage(update: dict[str, Any], reply: Reply) -> None:
+    """Add a call's cost to a node's update that may already hold an earlier call's."""
+    for key, value in reply.usage().items():
+        update[key] = update.get(key, 0) + value
+
+
 def constrain_json(model: BaseChatModel, schema: type[BaseModel] | None) -> Runnable[Any, Any]:
     """Ask the model for JSON: a schema grammar on llama.cpp, JSON mode on OpenAI-compatible."""
     if schema is None:

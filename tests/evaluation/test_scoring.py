@@ -50,6 +50,9 @@ def test_notes_and_citations_are_not_scored() -> None:
     scored = score(out, _q())
     assert scored["acc"] == 1.0 and scored["cited"] and scored["citations_valid"]
     assert scored["language_ok"]
+    listed = [{"id": 1, "cited": True}, {"id": 2, "cited": True}]
+    assert score({"answer": "Normandy [1, 2].", "sources": listed}, _q())["citations_valid"]
+    assert not score({"answer": "Normandy [3].", "sources": listed}, _q())["citations_valid"]
 
 
 def test_samples_are_seeded_and_stratified_by_kind() -> None:
