@@ -14,6 +14,7 @@ from adaptive_rag.nodes.decompose import decompose
 from adaptive_rag.nodes.finalize import finalize
 from adaptive_rag.nodes.generate import generate
 from adaptive_rag.nodes.grade_documents import grade_documents
+from adaptive_rag.nodes.hop import hop
 from adaptive_rag.nodes.intake import intake
 from adaptive_rag.nodes.refine import refine
 from adaptive_rag.nodes.retrieve import retrieve
@@ -57,6 +58,7 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
         rewrite_with_history,
         clarify,
         decompose,
+        hop,
         retrieve,
         grade_documents,
         refine,
@@ -74,7 +76,8 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
     builder.add_conditional_edges("classify", edges.route_question)
     builder.add_edge("rewrite_with_history", "classify")
     builder.add_conditional_edges("clarify", edges.after_clarify)
-    builder.add_conditional_edges("decompose", edges.fan_out, ["sub_question", "retrieve"])
+    builder.add_conditional_edges("decompose", edges.fan_out, ["sub_question", "retrieve", "hop"])
+    builder.add_conditional_edges("hop", edges.after_hop)
     builder.add_edge("sub_question", "generate")
     builder.add_conditional_edges("retrieve", edges.after_retrieve)
     builder.add_conditional_edges("grade_documents", edges.after_grading)

@@ -114,6 +114,21 @@ class Context:
         default=3,
         metadata={"description": "Budget: sub-questions a complex question splits into (2-4)."},
     )
+    max_hops: int = field(
+        default=3,
+        metadata={
+            "description": "Budget: searches of the multi-step path, each written from the"
+            " facts the previous ones found (1-6)."
+        },
+    )
+    complex_shape: str = field(
+        default="auto",
+        metadata={
+            "description": "How complex questions are searched: 'parallel' (independent parts,"
+            " e.g. comparisons), 'sequential' (hops that follow a bridge: the inventor of X,"
+            " then where they were born), or 'auto' (rules, then the model, decide per question)."
+        },
+    )
     answer_sub_questions: bool = field(
         default=False,
         metadata={
@@ -190,6 +205,11 @@ class Context:
         _check_range("max_regenerations", self.max_regenerations, 0, 10)
         _check_range("max_web_searches", self.max_web_searches, 0, 10)
         _check_range("max_sub_questions", self.max_sub_questions, 2, 4)
+        _check_range("max_hops", self.max_hops, 1, 6)
+        if self.complex_shape not in ("auto", "parallel", "sequential"):
+            raise ValueError(
+                f"complex_shape must be auto, parallel or sequential, got {self.complex_shape!r}"
+            )
         _check_range("web_results", self.web_results, 1, 10)
         _check_range("max_question_chars", self.max_question_chars, 1, 1_000_000)
         if self.metadata_filter.strip():

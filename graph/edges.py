@@ -56,8 +56,10 @@ def after_clarify(state: State) -> Literal["classify", "finalize"]:
     return "finalize" if state.get("clarification") else "classify"
 
 
-def fan_out(state: State) -> list[Send] | Literal["retrieve"]:
-    """Answer sub-questions in parallel, with the whole question's own search; else retrieve."""
+def fan_out(state: State) -> list[Send] | Literal["retrieve", "hop"]:
+    """Hop for a nested question; search parts in parallel; else retrieve."""
+    if state.get("shape") == "sequential":
+        return "hop"
     subs = state.get("sub_questions") or []
     if len(subs) < 2:
         return "retrieve"
@@ -71,6 +73,17 @@ def fan_out(state: State) -> list[Send] | Literal["retrieve"]:
         ),
         Send("sub_question", whole),
     ]
+
+
+def after_hop(state: State) -> Literal["hop", "generate"]:
+    """Hop again while the model needs another fact, has a new query, and the budget lasts."""
+    hops = state.get("hops") or []
+    if not hops or hops[-1]["done"] or len(hops) >= _limit(state, "max_hops"):
+        return "generate"
+    query = (state.get("next_query") or "").strip().casefold()
+    if not query or query in {h["query"].strip().casefold() for h in hops}:
+        return "generate"  # nothing new to search: a repeated query would find the same
+    return "hop"
 
 
 def after_retrieve(state: State) -> Literal["grade_documents", "generate"]:

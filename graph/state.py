@@ -13,6 +13,8 @@ from typing_extensions import TypedDict
 
 Category = Literal["general", "simple", "complex", "realtime", "follow_up"]
 Relevance = Literal["correct", "ambiguous", "incorrect"]
+Shape = Literal["parallel", "sequential"]
+"""How a complex question splits: independent parts, or hops where each needs the last's answer."""
 GenerationMode = Literal["direct", "rag", "synthesis", "regenerate", "fallback", "none"]
 DeclineReason = Literal[
     "no_documents",
@@ -133,6 +135,28 @@ class SubAnswer(TypedDict):
     """Keys (doc_key) of the documents its [n] citations refer to, in order."""
 
 
+class Hop(TypedDict):
+    """One step of a multi-step search: what was searched and the bridge fact it found."""
+
+    index: int
+    """Position of the hop (0-based)."""
+    query: str
+    """The search query of this hop (the next hop's query is written from its finding)."""
+    finding: str
+    """The fact found, in a few words; empty when the sources gave none."""
+    done: bool
+    """Whether the facts found so far answer the question (the model's verdict)."""
+    source_keys: list[str]
+    """Keys (doc_key) of the documents this hop retrieved, in rank order."""
+
+
+def describe_hops(hops: Sequence[Hop]) -> str:
+    """List hops as numbered 'query -> finding' lines, as the hop and answer prompts show them."""
+    return "\n".join(
+        f"{h['index'] + 1}. {h['query']} -> {h['finding'] or '(not found)'}" for h in hops
+    )
+
+
 class SelfCheck(TypedDict):
     """Self-RAG verdict on the latest answer."""
 
@@ -174,6 +198,8 @@ class Diagnostics(TypedDict):
     tokens_in: int
     tokens_out: int
     notes: list[str]
+    hops: list[Hop]
+    """The multi-step path's searches and findings, in order (empty on other paths)."""
 
 
 class InputState(TypedDict, total=False):
@@ -245,6 +271,12 @@ class State(InputState, OutputState, total=False):
     """Sub-questions of a complex question."""
     sub_answers: Annotated[list[SubAnswer], merge_sub_answers]
     """Answers to the sub-questions, in order."""
+    shape: Shape | None
+    """How decompose split a complex question (None until it has)."""
+    hops: list[Hop]
+    """Searches of the multi-step path so far, each with its finding."""
+    next_query: str
+    """The query of the next hop, written from the findings so far ('' when none)."""
     mode: GenerationMode
     """How the latest answer was produced."""
     check: SelfCheck | None

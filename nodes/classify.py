@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from adaptive_rag.core.shape import has_parts, nested_reference
 from adaptive_rag.graph.context import Context, context_of
 from adaptive_rag.graph.state import Category, Route, State, has_history
 from adaptive_rag.prompts import classify as prompts
@@ -31,17 +32,6 @@ _ARITHMETIC = re.compile(
     re.IGNORECASE,
 )
 _TRANSLATE = re.compile(r"^\s*(translate\b|翻译)", re.IGNORECASE)
-_COMPLEX = re.compile(
-    r"\b(compare|comparison|differences? between|versus|vs\.?|pros and cons|advantages and"
-    r" disadvantages|step by step|both .+ and)\b|比较|对比|区别|差异|异同|优缺点|分别",
-    re.IGNORECASE,
-)
-_COMPARISON = re.compile(
-    r"\bsame (country|nationality|city|place|year|age|company|genre|language)\b"
-    r"|\b(earlier|later|first|older|younger|longer|shorter|bigger|larger|smaller|more recently)\b"
-    r".*\bor\b|\bor\b.*\b(earlier|later|first|older|younger|more recently)\b",
-    re.IGNORECASE,
-)
 _ENTITY = re.compile(
     r"(?<!^)(?<![.!?]\s)\b[A-Z][a-zA-Z]+|\d|[\"“”《》「」]|'[^']+'",
 )
@@ -83,10 +73,10 @@ def classify_by_rules(
         return "realtime", "asks about something that changes daily"
     if _TRANSLATE.match(question):
         return "general", "translation"
-    if _COMPLEX.search(question) or question.count("?") + question.count("？") > 1:
+    if has_parts(question) or question.count("?") + question.count("？") > 1:
         return "complex", "compares or combines several things"
-    if _COMPARISON.search(question):
-        return "complex", "compares two things, each to be looked up"
+    if nested_reference(question):
+        return "complex", "names something by a fact that must be looked up first"
     return None
 
 

@@ -151,6 +151,7 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> dic
         tokens_in=state.get("tokens_in", 0),
         tokens_out=state.get("tokens_out", 0),
         notes=list(state.get("notes") or []),
+        hops=list(state.get("hops") or []),
     )
     return {
         "steps": "finalize",

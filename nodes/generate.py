@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from adaptive_rag.core.citations import CITATION, cited_numbers, says_nothing, tidy
@@ -12,9 +13,11 @@ from adaptive_rag.graph.state import (
     RESET,
     Decline,
     GenerationMode,
+    Hop,
     Source,
     State,
     SubAnswer,
+    describe_hops,
     doc_key,
 )
 from adaptive_rag.prompts import generate as prompts
@@ -64,8 +67,10 @@ def renumber(sub_answer: SubAnswer, docs: list[Document]) -> str:
     return CITATION.sub(to_global, sub_answer["answer"])
 
 
-def fuse_branches(branches: list[SubAnswer], docs: list[Document], limit: int) -> list[Document]:
-    """Order the branches' documents by reciprocal rank fusion and keep the best `limit`."""
+def fuse_branches(
+    branches: Sequence[SubAnswer | Hop], docs: list[Document], limit: int
+) -> list[Document]:
+    """Order the branches' (or hops') documents by reciprocal rank fusion; keep the best `limit`."""
     by_key = {doc_key(doc): doc for doc in docs}
     rankings = [[by_key[key] for key in b["source_keys"] if key in by_key] for b in branches]
     fused = fuse_documents(rankings, len(docs))
@@ -78,6 +83,8 @@ def choose_mode(state: State) -> GenerationMode:
     route = state.get("route")
     check = state.get("check")
     found = bool(state.get("documents"))
+    if found and state.get("hops"):
+        return "synthesis"
     if found and state.get("sub_answers") and route and route["category"] == "complex":
         return "synthesis"
     if found and check is not None and not check["grounded"]:
@@ -156,7 +163,14 @@ def _prompt(
         return [], [SystemMessage(prompts.DIRECT_SYSTEM), HumanMessage(user)]
     cue = prompts.LANGUAGE_CUE[language]
     if_missing = prompts.IF_MISSING[ctx.decline_when_not_found]
-    if mode == "synthesis":
+    if mode == "synthesis" and state.get("hops"):
+        hops = state.get("hops") or []
+        docs = fuse_branches(hops, docs, 2 * ctx.k)
+        update["documents"] = [RESET, *docs]
+        task = prompts.HOPS_TASK.format(
+            steps=describe_hops(hops), question=question, if_missing=if_missing
+        )
+    elif mode == "synthesis":
         branches = state.get("sub_answers") or []
         docs = fuse_branches(branches, docs, 2 * ctx.k)
         update["documents"] = [RESET, *docs]

@@ -31,6 +31,14 @@ Parts of the question:
 {sub_answers}
 Original question: {question}"""
 
+HOPS_TASK = """Task: the question was searched step by step; each step noted the fact it found:
+{steps}
+Answer the original question from the sources above, using the facts found.
+Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
+Answer in two or three sentences.
+{if_missing}
+Original question: {question}"""
+
 SYNTHESIS_TASK = """Task: a complex question was split into sub-questions, each answered from the sources above.
 Combine the sub-answers into one answer to the original question.
 Keep the citation numbers [n] of the facts you use; they refer to the sources above.

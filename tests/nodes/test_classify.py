@@ -103,7 +103,7 @@ def test_names_an_entity(question: str, specific: bool) -> None:
 
 def test_a_general_verdict_on_a_specific_name_retrieves(make_harness) -> None:  # type: ignore[no-untyped-def]
     h = make_harness(classify="general")
-    out = h.ask("Who is the paternal grandfather of Princess Yasmin Aga Khan?")
+    out = h.ask("How much water does the Zephyr X2 kettle hold?")
     assert out["route"]["category"] == "simple" and out["diagnostics"]["retrievals"] == 1
     plain = h.ask("What is photosynthesis?")
     assert plain["route"]["category"] == "general"

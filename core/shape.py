@@ -1,0 +1,82 @@
+"""Question shapes a rule can see: independent parts (compare A and B) or a nested reference.
+
+A nested (bridge) reference names something only by a fact about it ("the inventor of X",
+"the company that bought Y", "发明电话的人"): it must be found first, and the question then asked
+of what was found. Such questions need sequential hops; independent parts can be searched at once.
+"""
+
+from __future__ import annotations
+
+import re
+
+PARTS = re.compile(
+    r"\b(compare|comparison|differences? between|versus|vs\.?|pros and cons|advantages and"
+    r" disadvantages|step by step|both .+ and)\b|比较|对比|区别|差异|异同|优缺点|分别",
+    re.IGNORECASE,
+)
+"""Words that join independent parts: each part can be searched on its own."""
+
+COMPARISON = re.compile(
+    r"\bsame (country|nationality|city|place|year|age|company|genre|language)\b"
+    r"|\b(earlier|later|first|older|younger|longer|shorter|bigger|larger|smaller|more recently)\b"
+    r".*\bor\b|\bor\b.*\b(earlier|later|first|older|younger|more recently)\b",
+    re.IGNORECASE,
+)
+"""A choice between two named things ("which was released first, A or B?")."""
+
+_ROLE = (
+    r"(inventor|founder|co-founder|creator|author|writer|director|producer|designer|architect"
+    r"|composer|painter|publisher|manufacturer|developer|owner|ceo|chairman|president|leader"
+    r"|father|mother|wife|husband|spouse|son|daughter|brother|sister|parent|successor"
+    r"|predecessor|headquarters|birthplace|capital|performer|singer|star|coach|employer"
+    r"|parent company|lead singer|team|school|university|studio|label)"
+)
+_OF_SOMETHING = rf"\b(the|a|an|its|their|his|her)\s+(\w+\s+){{0,2}}?{_ROLE}s?\s+(of|behind|for)\b"
+_HOLDER = (
+    r"(person|man|woman|company|firm|country|city|town|state|film|movie|show|series|book|novel"
+    r"|album|song|band|group|team|club|player|actor|actress|singer|writer|author|scientist|artist"
+    r"|politician|university|school|organization|organisation|river|building|bridge)"
+)
+
+_NESTED = [
+    # the ROLE of X ... then something else is asked of it: "where was the inventor of X born?"
+    re.compile(
+        rf"^\s*(where|when|what|which|who|whom|how|in (which|what)|on (which|what))\b.*?"
+        rf"{_OF_SOMETHING}.+?\s(born|die|died|live|lived|located|based|founded|formed|educated"
+        rf"|study|studied|work|worked|marry|married|buried|raised|grow up|grew up|start|started"
+        rf"|play|played|win|won|join|joined|release|released|establish|established)\b",
+        re.IGNORECASE,
+    ),
+    # a role of a role: "the wife of the director of X", "the capital of the country where ..."
+    re.compile(rf"{_ROLE}s?\s+of\s+(the|a|an)\s+(\w+\s+){{0,2}}?{_ROLE}s?\s+of\b", re.IGNORECASE),
+    re.compile(rf"\b{_ROLE}s?\s+of\s+the\s+{_HOLDER}\s+(where|which|that|who|whose|whom)\b", re.I),
+    # kinship that composes two links: "the paternal grandfather of X", "X's mother-in-law"
+    re.compile(
+        r"\b((paternal|maternal)\s+)?(grandfather|grandmother|grandparent|grandson|granddaughter"
+        r"|father-in-law|mother-in-law|son-in-law|daughter-in-law|uncle|aunt|nephew|niece)s?\b",
+        re.IGNORECASE,
+    ),
+    # a double possessive: "X's founder's birthplace"
+    re.compile(r"\w's\s+[\w-]+(\s[\w-]+)?'s\s+\w+", re.IGNORECASE),
+    # something named by a relative clause, inside a question: "the company that bought X"
+    re.compile(
+        rf"^\s*(where|when|what|which|who|whom|how|in (which|what))\b.*?\b(the|a|an)\s+(\w+\s+)"
+        rf"{{0,2}}?{_HOLDER}\s+(who|that|which|whose|where)\s+\w+",
+        re.IGNORECASE,
+    ),
+    # Chinese: "发明电话的人出生在哪里", "X的创始人毕业于哪所大学", "X的导演的妻子是谁"
+    re.compile(
+        r"的(人|公司|企业|国家|城市|作者|导演|演员|创始人|发明者|发明人|设计者|建筑师|歌手|球队)"
+        r"(出生|毕业|位于|来自|在哪|是哪|哪一年|何时|什么时候|的(妻子|丈夫|父亲|母亲|首都|总部|国籍|出生地))"
+    ),
+]
+
+
+def has_parts(question: str) -> bool:
+    """Whether the question joins independent parts (compare, both, versus, A or B)."""
+    return bool(PARTS.search(question) or COMPARISON.search(question))
+
+
+def nested_reference(question: str) -> bool:
+    """Whether the question names something only by a fact that must be looked up first."""
+    return any(pattern.search(question) for pattern in _NESTED)

@@ -1,0 +1,68 @@
+"""One hop of the multi-step path: search, note the bridge fact, write the next hop's query."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adaptive_rag.graph.context import Context, context_of
+from adaptive_rag.graph.state import Hop, State, describe_hops, doc_key
+from adaptive_rag.prompts import hop as prompts
+from adaptive_rag.services import Services
+from adaptive_rag.services.chat import call_model, parse_json
+from adaptive_rag.services.retrieval import reading_messages, retrieve
+from adaptive_rag.services.secrets import describe
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
+
+
+class Step(BaseModel):
+    """The model's reply for one hop."""
+
+    finding: str = ""
+    answerable: bool = False
+    next_query: str = Field(default="", max_length=300)
+
+
+def facts_so_far(hops: list[Hop]) -> str:
+    """List earlier hops' searches and findings for the next hop's prompt."""
+    return prompts.FACTS.format(listing=describe_hops(hops)) if hops else prompts.NO_FACTS
+
+
+def hop(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+    """Search this hop's query; a failed search or model ends the hops with what was found."""
+    ctx = context_of(runtime)
+    question = state.get("standalone") or ""
+    hops = list(state.get("hops") or [])
+    query = state.get("next_query") or (state.get("sub_questions") or [question])[0]
+    update: dict[str, Any] = {"steps": "hop", "retrievals": 1, "next_query": ""}
+    step = Step(answerable=True)  # what a failure means: stop searching, answer from what we have
+    try:
+        docs = retrieve(services.kb(ctx), query, ctx.k)
+    except Exception as exc:
+        docs = []
+        update["notes"] = f"hop {len(hops) + 1}: retrieval failed ({describe(exc)})"
+    if docs:
+        task = prompts.TASK.format(query=query, facts=facts_so_far(hops), question=question)
+        try:
+            reply = call_model(services.fast(ctx), reading_messages(docs, task), Step)
+            update.update(reply.usage())
+            step = parse_json(reply.text, Step)
+        except Exception as exc:
+            update["notes"] = f"hop {len(hops) + 1}: model failed ({describe(exc)}); answering"
+    elif "notes" not in update:
+        step = Step(answerable=False, next_query="")  # nothing found: no finding to build on
+    record = Hop(
+        index=len(hops),
+        query=query,
+        finding=step.finding.strip(),
+        done=step.answerable,
+        source_keys=[doc_key(doc) for doc in docs],
+    )
+    runtime.stream_writer(
+        {"step": "hop", "index": record["index"], "query": query, "finding": record["finding"]}
+    )
+    update["hops"] = [*hops, record]
+    update["documents"] = docs
+    if not step.answerable:
+        update["next_query"] = step.next_query.strip()
+    return update

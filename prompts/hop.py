@@ -1,0 +1,14 @@
+"""Task for one step of the multi-step path (self-ask / IRCoT): note the bridge fact, plan the next."""
+
+TASK = """Task: the question below is answered in steps. This step searched for: {query}
+{facts}
+Read the sources above and reply with JSON only:
+{{"finding": "the fact this step found in the sources, in a few words, naming names (\\"\\" if the sources do not say)",
+"answerable": true if the facts found so far answer the whole question, else false,
+"next_query": "if not answerable: a search for the next missing fact, using the names found so far; else \\"\\""}}
+Write the finding and the query in the question's language.
+Question: {question}"""
+
+FACTS = "Facts found in earlier steps:\n{listing}"
+
+NO_FACTS = "This is the first step."

@@ -1,0 +1,52 @@
+"""Question shapes: nested references go hop by hop, independent parts in parallel."""
+
+from __future__ import annotations
+
+import pytest
+from adaptive_rag.core.shape import has_parts, nested_reference
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Where was the inventor of the telephone born?",
+        "When did the director of Titanic win an Oscar?",
+        "What year was the company that acquired Instagram founded?",
+        "Who is the paternal grandfather of Princess Yasmin Aga Khan?",
+        "Who married the wife of the founder of Acme?",
+        "What is Acme's founder's birthplace?",
+        "发明电话的人出生在哪里？",
+        "泰坦尼克号的导演的妻子是谁？",
+    ],
+)
+def test_a_nested_reference_is_seen(question: str) -> None:
+    assert nested_reference(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the capital of France?",
+        "Who is the founder of Microsoft?",
+        "Which company acquired Instagram?",
+        "What is the IP rating of the Kestrel K2?",
+        "微软的创始人是谁？",
+        "Kestrel K2 的外壳防护等级是多少？",
+        "How do rainbows form?",
+    ],
+)
+def test_a_one_hop_question_is_not_nested(question: str) -> None:
+    assert not nested_reference(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("Compare the Zephyr X2 and the Aurora lamp.", True),
+        ("Which was released first, Alien or Aliens?", True),
+        ("比较两款产品的区别", True),
+        ("Where was the inventor of the telephone born?", False),
+    ],
+)
+def test_independent_parts(question: str, parts: bool) -> None:
+    assert has_parts(question) is parts
