@@ -481,7 +481,11 @@ def eval_run(
     ],
     out: OutDir = Path("eval-out"),
     configs: Annotated[
-        str, typer.Option(help="Comma-separated: adaptive,full,single.")
+        str,
+        typer.Option(
+            help="Comma-separated: adaptive, full, single, direct (no retrieval), multi"
+            " (always multi-step). direct,single,multi derive the labels (eval labels)."
+        ),
     ] = "adaptive,full,single",
     limit: Annotated[int, typer.Option(help="Questions to run (0: all).")] = 30,
     sample: Annotated[
@@ -490,7 +494,7 @@ def eval_run(
     corpus: Annotated[Path | None, typer.Option(help="Corpus JSONL for a custom data set.")] = None,
     settings: Settings = None,
 ) -> None:
-    """Run the adaptive graph, the full pipeline and single-shot RAG on the same questions."""
+    """Run the adaptive graph and its baselines on the same questions, interleaved."""
     from adaptive_rag.evaluation.harness import run_eval  # noqa: PLC0415
     from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
 

@@ -1,4 +1,8 @@
-"""Baselines built from the same nodes: the full pipeline (no routing) and single-shot RAG."""
+"""Baselines built from the same nodes: full pipeline, single-shot, no retrieval, multi-step.
+
+The last three are the Adaptive-RAG paper's fixed strategies; the cheapest one that answers a
+question correctly is its derived complexity label (A, B, C).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,11 @@ from typing import Any
 from adaptive_rag.graph import edges
 from adaptive_rag.graph.builder import RECURSION_LIMIT, bind
 from adaptive_rag.graph.context import Context
-from adaptive_rag.graph.state import InputState, OutputState, State
+from adaptive_rag.graph.state import InputState, OutputState, Route, State
 from adaptive_rag.nodes.finalize import finalize
 from adaptive_rag.nodes.generate import generate
 from adaptive_rag.nodes.grade_documents import grade_documents
+from adaptive_rag.nodes.hop import hop
 from adaptive_rag.nodes.intake import intake
 from adaptive_rag.nodes.refine import refine
 from adaptive_rag.nodes.retrieve import retrieve
@@ -76,3 +81,40 @@ def build_single_shot(services: Services, checkpointer: Checkpointer = None) -> 
     b.add_edge("generate", "finalize")
     b.add_edge("finalize", END)
     return b.compile(checkpointer=checkpointer, name="Single-shot RAG")
+
+
+def build_no_retrieval(services: Services, checkpointer: Checkpointer = None) -> Any:
+    """Answer from the model's own knowledge, searching nothing (strategy A)."""
+    b = _builder()
+    for node in (intake, generate, finalize):
+        b.add_node(node.__name__, bind(node, services))
+    b.add_node("as_general", _as_general)
+    b.add_edge(START, "intake")
+    b.add_conditional_edges(
+        "intake", edges.after_intake, {"classify": "as_general", "finalize": "finalize"}
+    )
+    b.add_edge("as_general", "generate")
+    b.add_edge("generate", "finalize")
+    b.add_edge("finalize", END)
+    return b.compile(checkpointer=checkpointer, name="No retrieval")
+
+
+def _as_general(state: State) -> dict[str, Any]:
+    """Route every question to the direct answer."""
+    return {"route": Route(category="general", reason="no-retrieval strategy", method="rule")}
+
+
+def build_multi_step(services: Services, checkpointer: Checkpointer = None) -> Any:
+    """Hop (search, note the bridge fact, search again) up to max_hops, then answer (strategy C)."""
+    b = _builder()
+    for node in (intake, hop, generate, finalize):
+        b.add_node(node.__name__, bind(node, services))
+    b.add_edge(START, "intake")
+    b.add_conditional_edges(
+        "intake", edges.after_intake, {"classify": "hop", "finalize": "finalize"}
+    )
+    b.add_conditional_edges("hop", edges.after_hop)
+    b.add_edge("generate", "finalize")
+    b.add_edge("finalize", END)
+    graph = b.compile(checkpointer=checkpointer, name="Multi-step RAG")
+    return graph.with_config(recursion_limit=RECURSION_LIMIT)

@@ -9,7 +9,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from adaptive_rag.evaluation.baselines import build_full_pipeline, build_single_shot
+from adaptive_rag.evaluation.baselines import (
+    build_full_pipeline,
+    build_multi_step,
+    build_no_retrieval,
+    build_single_shot,
+)
 from adaptive_rag.evaluation.data import corpus_to_jsonl, read_jsonl
 from adaptive_rag.evaluation.scoring import score
 from adaptive_rag.evaluation.sets import KB_DESCRIPTIONS, load_eval_set, pick
@@ -20,13 +25,16 @@ from adaptive_rag.nodes.finalize import confidence_features
 from adaptive_rag.services import Services
 from langgraph.checkpoint.memory import InMemorySaver
 
-CONFIGS = ("adaptive", "full", "single")
+CONFIGS = ("adaptive", "full", "single", "direct", "multi")
+"""adaptive: the graph; full: every step, no routing; single: plain RAG; direct: no retrieval;
+multi: always multi-step. The last three are the fixed strategies labels are derived from."""
+DEFAULT_CONFIGS = ("adaptive", "full", "single")
 
 
 def run_eval(
     dataset: str,
     out_dir: Path,
-    configs: tuple[str, ...] = CONFIGS,
+    configs: tuple[str, ...] = DEFAULT_CONFIGS,
     limit: int = 0,
     sample: bool = False,
     seed: int = 13,
@@ -71,6 +79,8 @@ def run_eval(
         "adaptive": build_graph(InMemorySaver(), services=svc),
         "full": build_full_pipeline(svc, InMemorySaver()),
         "single": build_single_shot(svc, InMemorySaver()),
+        "direct": build_no_retrieval(svc, InMemorySaver()),
+        "multi": build_multi_step(svc, InMemorySaver()),
     }
     contexts = {
         "adaptive": Context(**ctx_args),
@@ -82,6 +92,8 @@ def run_eval(
             }
         ),
         "single": Context(**ctx_args),
+        "direct": Context(**ctx_args),
+        "multi": Context(**ctx_args),
     }
     questions = pick(data.questions, limit, sample, seed)
     todo = [

@@ -8,6 +8,7 @@ from typing import Any
 
 from adaptive_rag.evaluation.aggregate import by_kind, by_route, paired, summarize
 from adaptive_rag.evaluation.data import read_jsonl
+from adaptive_rag.evaluation.labels import derive_labels, judge_router
 from adaptive_rag.evaluation.tables import table
 
 PAPER_ROUTER_ACCURACY = 0.5452
@@ -50,6 +51,25 @@ def goals(
             f" {routing['needed_retrieval_recall']:.1%}"
         )
     return lines
+
+
+def _derived_routing(judged: dict[str, Any]) -> list[str]:
+    """Report the router against labels derived from the three fixed strategies (labels.jsonl)."""
+    rows = [{"label \\ routed": g, **judged["confusion"][g]} for g in judged["confusion"]]
+    return [
+        "## Routing against derived labels (A: no retrieval right, B: single-step, C: multi-step)",
+        "",
+        f"{judged['labelled']} of {judged['n']} questions labelled {judged['labels']};"
+        f" accuracy {judged['accuracy']}, macro-F1 {judged['macro_f1']} (paper's classifier"
+        f" {PAPER_ROUTER_ACCURACY:.1%}), needed-retrieval recall"
+        f" {judged['needed_retrieval_recall']}; regret (adaptive wrong, another strategy right):"
+        f" {len(judged['regret'])} questions",
+        "",
+        table(rows) if rows else "(no labelled questions)",
+        "",
+        table(judged["strategies"]),
+        "",
+    ]
 
 
 def _fraction(text: str) -> tuple[int, int]:
@@ -128,7 +148,13 @@ def build_report(out_dir: Path, title: str = "Evaluation") -> Path:
     summary = summarize(records)
     routes = by_route(records)
     kinds = by_kind(records)
-    pairs = paired(records)
+    pairs = paired(records) + paired(records, "multi")
+    labels = derive_labels(records)
+    judged = judge_router(records, labels) if labels else None
+    if labels:  # anyone can re-derive them for their own model and corpus
+        (out_dir / "labels.jsonl").write_text(
+            "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in labels)
+        )
     (out_dir / "summary.json").write_text(
         json.dumps(
             {
@@ -137,6 +163,7 @@ def build_report(out_dir: Path, title: str = "Evaluation") -> Path:
                 "by_route": routes,
                 "by_kind": kinds,
                 "routing": routing,
+                "derived_routing": judged,
                 "canard": canard,
             },
             ensure_ascii=False,
@@ -170,6 +197,8 @@ def build_report(out_dir: Path, title: str = "Evaluation") -> Path:
             table(rows),
             "",
         ]
+    if judged:
+        parts += _derived_routing(judged)
     if canard:
         parts += ["## Follow-up rewriting (CANARD)", "", table([canard]), ""]
     if followups:

@@ -121,3 +121,39 @@ def test_routing_summary() -> None:
     assert result["n"] == 12 and result["accuracy"] == 0.75
     assert result["needed_retrieval_recall"] == round(7 / 8, 3)
     assert result["per_class"]["complex"]["precision"] == 1.0
+
+
+def test_fixed_strategies_derive_labels_and_judge_the_router(
+    dataset: tuple[Path, Path], tmp_path: Path
+) -> None:
+    questions, corpus = dataset
+    model = ScriptedChatModel.with_script(
+        direct="It uses 9 watts.",  # right for q2 only: q2 is A
+        rag="It holds 1.7 litres [1].",  # right for q1: q1 is B
+        hops_answer="Hello to you [1].",  # right for q3 only: q3 is C
+    )
+    out = tmp_path / "labels"
+    run_eval(
+        str(questions),
+        out,
+        configs=("adaptive", "direct", "single", "multi"),
+        corpus=corpus,
+        services=Services(chat_model=model, no_web=True),
+        progress=False,
+    )
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    by = {(r["config"], r["id"]): r for r in records}
+    assert by[("direct", "q1")]["retrievals"] == 0 and by[("direct", "q1")]["model_calls"] == 1
+    assert "hop" in by[("multi", "q1")]["steps"]
+    report = build_report(out).read_text()
+    labels = {
+        row["id"]: row["label"]
+        for row in map(json.loads, (out / "labels.jsonl").read_text().splitlines())
+    }
+    assert labels == {"q1": "B", "q2": "A", "q3": "C"}
+    assert "## Routing against derived labels" in report and "multi vs single" in report
+    judged = json.loads((out / "summary.json").read_text())["derived_routing"]
+    strategies = {row["strategy"]: row for row in judged["strategies"]}
+    assert strategies["oracle"]["acc"] == 1.0
+    assert strategies["always single"]["acc"] == round(1 / 3, 3)
+    assert judged["labelled"] == 3 and sum(judged["labels"].values()) == 3
