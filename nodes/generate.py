@@ -112,7 +112,8 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
         update.update(decline=decline, answer="", sources=[])
         return update
     update["generations"] = 1
-    if mode == "regenerate":
+    check = state.get("check")
+    if check is not None and not check["grounded"]:  # any mode: a synthesis is rewritten too
         update["regenerations"] = 1
     docs, messages = _prompt(state, ctx, mode, language, update)
     try:

@@ -21,7 +21,9 @@ def ALL_IRRELEVANT(user: str) -> str:  # noqa: N802 - reads as a constant reply
 def run(
     web: Any = None, question: str = "How big is the Zephyr X2 kettle?", **kw: Any
 ) -> tuple[dict[str, Any], ScriptedChatModel]:
-    script = {k: v for k, v in kw.items() if k in {"check", "grade", "decompose", "classify"}}
+    script = {
+        k: v for k, v in kw.items() if k in {"check", "grade", "decompose", "classify", "hop"}
+    }
     ctx = {k: v for k, v in kw.items() if k not in script}
     model = ScriptedChatModel.with_script(**script)
     graph = build_graph(
@@ -107,3 +109,45 @@ def test_everything_adversarial_at_once_is_bounded(tally: Any) -> None:
     assert out["diagnostics"]["steps"][-1] == "finalize"
     assert len(model.calls) <= 1 + 3 * 2 + 3 * 2
     tally(runs=1, faults=3, answers=1)
+
+
+@pytest.mark.parametrize(("hops", "regenerations"), [(1, 0), (3, 1), (6, 3)])
+def test_endless_hops_and_never_grounded_answers_stop_on_their_budgets(
+    hops: int, regenerations: int, tally: Any
+) -> None:
+    asked: list[int] = []
+
+    def endless(user: str) -> str:  # always another missing fact, always a new query
+        asked.append(1)
+        return json.dumps(
+            {"finding": "", "answerable": False, "next_query": f"search {len(asked)} kettle"}
+        )
+
+    out, model = run(
+        question="Where was the inventor of the Zephyr X2 kettle born?",
+        hop=endless,
+        check=NEVER_GROUNDED,
+        max_hops=hops,
+        max_regenerations=regenerations,
+    )
+    d = out["diagnostics"]
+    assert len(d["hops"]) == hops and d["retrievals"] == hops
+    assert d["regenerations"] == regenerations and out["answerable"] is False
+    # hops + (generate + check) per attempt; the rule routed it, so no classify call
+    assert d["model_calls"] == len(model.calls) == hops + 2 * (regenerations + 1)
+    tally(runs=1, faults=1, answers=1)
+
+
+@pytest.mark.parametrize("budget", [0, 2])
+def test_a_never_grounded_synthesis_stops_after_its_regeneration_budget(
+    budget: int, tally: Any
+) -> None:
+    out, model = run(
+        question="Compare the Zephyr X2 kettle and the Aurora lamp.",
+        check=NEVER_GROUNDED,
+        max_regenerations=budget,
+    )
+    d = out["diagnostics"]
+    assert d["regenerations"] == budget and d["generations"] == budget + 1
+    assert out["answerable"] is False and d["model_calls"] == len(model.calls)
+    tally(runs=1, faults=1, answers=1)
