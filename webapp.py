@@ -7,8 +7,8 @@ import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from adaptive_rag.graph.context import Context
 from adaptive_rag.nodes.intake import clean_question
+from adaptive_rag.schema.context import Context
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.responses import JSONResponse

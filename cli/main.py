@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from adaptive_rag.graph.context import Context, settings_from_pairs
-from adaptive_rag.services.secrets import redact
+from adaptive_rag.core.secrets import redact
+from adaptive_rag.schema.context import Context, settings_from_pairs
 
 app = typer.Typer(
     help="An adaptive RAG agent: it decides per question how much retrieval it deserves.",

@@ -10,8 +10,6 @@ from typing import Any
 
 from adaptive_rag.graph import edges
 from adaptive_rag.graph.builder import RECURSION_LIMIT, bind
-from adaptive_rag.graph.context import Context
-from adaptive_rag.graph.state import InputState, OutputState, Route, State
 from adaptive_rag.nodes.finalize import finalize
 from adaptive_rag.nodes.generate import generate
 from adaptive_rag.nodes.grade_documents import grade_documents
@@ -22,6 +20,8 @@ from adaptive_rag.nodes.retrieve import retrieve
 from adaptive_rag.nodes.self_check import self_check
 from adaptive_rag.nodes.transform_query import transform_query
 from adaptive_rag.nodes.web_search import web_search
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.state import InputState, OutputState, Route, State
 from adaptive_rag.services import Services
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Checkpointer

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_rag.evaluation.data import read_jsonl
-from adaptive_rag.graph.context import Context
 from adaptive_rag.nodes.rewrite_with_history import rewrite_with_history
+from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime

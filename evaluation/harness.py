@@ -19,9 +19,9 @@ from adaptive_rag.evaluation.data import corpus_to_jsonl, read_jsonl
 from adaptive_rag.evaluation.scoring import score
 from adaptive_rag.evaluation.sets import KB_DESCRIPTIONS, load_eval_set, pick
 from adaptive_rag.graph.builder import build_graph
-from adaptive_rag.graph.context import Context
 from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.nodes.finalize import confidence_features
+from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
 from langgraph.checkpoint.memory import InMemorySaver
 

@@ -12,15 +12,15 @@ from adaptive_rag.evaluation.data import data_dir, read_jsonl, retrieval_sets
 from adaptive_rag.evaluation.metrics import f1
 from adaptive_rag.evaluation.routing import LABELS
 from adaptive_rag.evaluation.tables import table
-from adaptive_rag.graph.context import Context
 from adaptive_rag.nodes.classify import classify
 from adaptive_rag.nodes.decompose import decompose
 from adaptive_rag.nodes.generate import generate
 from adaptive_rag.nodes.grade_documents import grade_documents
 from adaptive_rag.nodes.rewrite_with_history import rewrite_with_history
 from adaptive_rag.nodes.self_check import self_check
+from adaptive_rag.providers.local_model import load_local_model
+from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
-from adaptive_rag.services.local_model import load_local_model
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime

@@ -130,8 +130,8 @@ def expansion_table(
     kb_path: str, datasets: list[str], limit: int, seed: int = 7
 ) -> list[dict[str, Any]]:
     """Hit@4 and MRR of the retrieve node plain, with multi-query, and with HyDE (k=4)."""
-    from adaptive_rag.graph.context import Context  # noqa: PLC0415
     from adaptive_rag.nodes.retrieve import retrieve  # noqa: PLC0415
+    from adaptive_rag.schema.context import Context  # noqa: PLC0415
     from adaptive_rag.services import Services  # noqa: PLC0415
     from langgraph.runtime import Runtime  # noqa: PLC0415
 

@@ -7,9 +7,9 @@ from typing import Any
 from adaptive_rag.evaluation.data import data_dir, read_jsonl
 from adaptive_rag.evaluation.metrics import f1
 from adaptive_rag.evaluation.sets import pick
-from adaptive_rag.graph.context import Context
 from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.nodes.rewrite_with_history import rewrite_with_history
+from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.runtime import Runtime

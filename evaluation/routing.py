@@ -8,8 +8,8 @@ from typing import Any
 
 from adaptive_rag.evaluation.data import data_dir, read_jsonl
 from adaptive_rag.evaluation.sets import pick
-from adaptive_rag.graph.context import Context
 from adaptive_rag.nodes.classify import classify
+from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever

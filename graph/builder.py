@@ -6,8 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 from adaptive_rag.graph import edges
-from adaptive_rag.graph.context import Context
-from adaptive_rag.graph.state import InputState, OutputState, State, SubQuestionState
 from adaptive_rag.nodes.clarify import clarify
 from adaptive_rag.nodes.classify import classify
 from adaptive_rag.nodes.decompose import decompose
@@ -23,6 +21,8 @@ from adaptive_rag.nodes.self_check import self_check
 from adaptive_rag.nodes.sub_question import sub_question
 from adaptive_rag.nodes.transform_query import transform_query
 from adaptive_rag.nodes.web_search import web_search
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.state import InputState, OutputState, State, SubQuestionState
 from adaptive_rag.services import Services
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from adaptive_rag.graph.state import State, SubQuestionState, has_history
+from adaptive_rag.schema.state import State, SubQuestionState, has_history
 from langgraph.types import Send
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from adaptive_rag.services.environment import env_seconds
-from adaptive_rag.services.secrets import describe
+from adaptive_rag.core.environment import env_seconds
+from adaptive_rag.core.secrets import describe
 
 DEFAULT_TIMEOUT = 30.0
 CONNECT_TIMEOUT = 5.0

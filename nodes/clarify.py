@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adaptive_rag.graph.context import Context
-from adaptive_rag.graph.state import State
 from adaptive_rag.prompts import clarify as prompts
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.state import State
 from adaptive_rag.services import Services
 from langgraph.config import get_config
 from langgraph.runtime import Runtime

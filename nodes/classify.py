@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from adaptive_rag.core.secrets import describe
 from adaptive_rag.core.shape import has_parts, nested_reference
-from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import Category, Route, State, has_history
+from adaptive_rag.knowledge.sources import retrieve
 from adaptive_rag.prompts import classify as prompts
+from adaptive_rag.providers.chat import call_model, resolve_model_spec
+from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.state import Category, Route, State, has_history
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import call_model, resolve_model_spec
-from adaptive_rag.services.retrieval import retrieve
-from adaptive_rag.services.secrets import describe
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 

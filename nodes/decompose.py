@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from adaptive_rag.core.secrets import describe
 from adaptive_rag.core.shape import has_parts, nested_reference
-from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import Shape, State
 from adaptive_rag.prompts import decompose as prompts
+from adaptive_rag.providers.chat import call_model, parse_json
+from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.state import Shape, State
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import call_model, parse_json
-from adaptive_rag.services.secrets import describe
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field

@@ -6,9 +6,9 @@ from typing import Any
 
 from adaptive_rag.core.calibration import calibrated, load_calibration
 from adaptive_rag.core.language import language_of
-from adaptive_rag.graph.context import Context
-from adaptive_rag.graph.state import REJECTED, Decline, Diagnostics, State, verdict_score
 from adaptive_rag.prompts import generate as prompts
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.state import REJECTED, Decline, Diagnostics, State, verdict_score
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime

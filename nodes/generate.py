@@ -7,9 +7,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from adaptive_rag.core.citations import CITATION, cited_numbers, says_nothing, tidy
+from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.language import Language, answers_in, language_name, language_of
-from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import (
+from adaptive_rag.core.secrets import describe
+from adaptive_rag.knowledge.sources import (
+    fuse_documents,
+    merge_by_document,
+    reading_messages,
+    title_of,
+)
+from adaptive_rag.prompts import generate as prompts
+from adaptive_rag.providers.chat import add_usage, call_model
+from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.state import (
     RESET,
     Decline,
     GenerationMode,
@@ -18,18 +28,8 @@ from adaptive_rag.graph.state import (
     State,
     SubAnswer,
     describe_hops,
-    doc_key,
 )
-from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import add_usage, call_model
-from adaptive_rag.services.retrieval import (
-    fuse_documents,
-    merge_by_document,
-    reading_messages,
-    title_of,
-)
-from adaptive_rag.services.secrets import describe
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime

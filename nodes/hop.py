@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import Hop, State, describe_hops, doc_key
+from adaptive_rag.core.documents import doc_key
+from adaptive_rag.core.secrets import describe
+from adaptive_rag.knowledge.sources import reading_messages, retrieve
 from adaptive_rag.prompts import hop as prompts
+from adaptive_rag.providers.chat import call_model, parse_json
+from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.state import Hop, State, describe_hops
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import call_model, parse_json
-from adaptive_rag.services.retrieval import reading_messages, retrieve
-from adaptive_rag.services.secrets import describe
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 

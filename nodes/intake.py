@@ -6,10 +6,10 @@ import re
 from typing import Any
 
 from adaptive_rag.core.language import language_of
-from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import REJECTED, RESET, State
+from adaptive_rag.providers.chat import message_text
+from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.state import REJECTED, RESET, State
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import message_text
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import RESET, State
+from adaptive_rag.core.secrets import describe
 from adaptive_rag.prompts import refine as prompts
+from adaptive_rag.providers.chat import call_model, parse_json
+from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import call_model, parse_json
-from adaptive_rag.services.secrets import describe
 from langchain_core.documents import Document
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime

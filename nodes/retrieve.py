@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import RESET, State
+from adaptive_rag.core.secrets import describe
+from adaptive_rag.knowledge.sources import fuse_documents
+from adaptive_rag.knowledge.sources import retrieve as search
 from adaptive_rag.prompts import retrieve as prompts
+from adaptive_rag.providers.chat import add_usage, call_model, parse_json
+from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import add_usage, call_model, parse_json
-from adaptive_rag.services.retrieval import fuse_documents
-from adaptive_rag.services.retrieval import retrieve as search
-from adaptive_rag.services.secrets import describe
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from adaptive_rag.core.language import language_of
-from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import State, conversation
+from adaptive_rag.core.secrets import describe
 from adaptive_rag.prompts import rewrite_with_history as prompts
+from adaptive_rag.providers.chat import call_model, clean_line, message_text
+from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.state import State, conversation
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import call_model, clean_line, message_text
-from adaptive_rag.services.secrets import describe
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 

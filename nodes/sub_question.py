@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import SubAnswer, SubQuestionState, doc_key
+from adaptive_rag.core.documents import doc_key
+from adaptive_rag.core.secrets import describe
+from adaptive_rag.knowledge.sources import format_documents, retrieve
 from adaptive_rag.prompts import sub_question as prompts
+from adaptive_rag.providers.chat import call_model
+from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.state import SubAnswer, SubQuestionState
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import call_model
-from adaptive_rag.services.retrieval import format_documents, retrieve
-from adaptive_rag.services.secrets import describe
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 

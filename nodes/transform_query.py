@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import State
+from adaptive_rag.core.secrets import describe
 from adaptive_rag.prompts import transform_query as prompts
+from adaptive_rag.providers.chat import call_model, clean_line
+from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.state import State
 from adaptive_rag.services import Services
-from adaptive_rag.services.chat import call_model, clean_line
-from adaptive_rag.services.secrets import describe
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 

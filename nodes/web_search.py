@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from adaptive_rag.graph.context import Context, context_of
-from adaptive_rag.graph.state import State
+from adaptive_rag.core.secrets import describe
+from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.state import State
 from adaptive_rag.services import Services
-from adaptive_rag.services.secrets import describe
 from langgraph.runtime import Runtime
 
 

@@ -1,16 +1,63 @@
-"""Services the nodes call: chat models, the knowledge base and the web, resolved per run."""
+"""Services: turn a run's Context into the clients nodes call (models, knowledge base, web)."""
 
 from __future__ import annotations
 
+import json
+import os
+import threading
 from dataclasses import dataclass, field
+from typing import Any
 
-from adaptive_rag.graph.context import Context
-from adaptive_rag.services.cache import LRUCache
-from adaptive_rag.services.chat import load_chat_model
-from adaptive_rag.services.retrieval import default_retriever
-from adaptive_rag.services.web import WebSearch, default_web_search
+from adaptive_rag.core.cache import LRUCache
+from adaptive_rag.providers.chat import load_chat_model
+from adaptive_rag.providers.web import WebSearch, default_web_search
+from adaptive_rag.schema.context import Context
 from langchain_core.language_models import BaseChatModel
 from langchain_core.retrievers import BaseRetriever
+
+
+class RetrieverUnavailableError(RuntimeError):
+    """No knowledge base can be searched (none configured, or its store is down)."""
+
+
+_OPEN: dict[tuple[str, ...], Any] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def default_retriever(ctx: Context) -> BaseRetriever:
+    """Return hybrid search over the context's knowledge base (opened once per process)."""
+    from adaptive_rag.knowledge.retriever import HybridRetriever  # noqa: PLC0415 - heavy
+    from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError  # noqa: PLC0415
+
+    key = (
+        ctx.kb_path,
+        ctx.collection,
+        ctx.embedding_model,
+        os.environ.get("CHROMA_HOST", ""),
+        os.environ.get("CHROMA_PORT", ""),
+    )
+    with _OPEN_LOCK:
+        if key not in _OPEN:
+            try:
+                _OPEN[key] = KnowledgeBase.open(ctx.kb_path, ctx.collection, ctx.embedding_model)
+            except KnowledgeBaseError as exc:
+                raise RetrieverUnavailableError(str(exc)) from exc
+        kb = _OPEN[key]
+    return HybridRetriever(
+        kb=kb, k=ctx.k, where=parse_filter(ctx.metadata_filter), small_to_big=ctx.small_to_big
+    )
+
+
+def parse_filter(text: str) -> dict[str, Any] | None:
+    """Read a JSON object of metadata equalities, e.g. {"lang": "zh"}; empty means none."""
+    if not text.strip():
+        return None
+    value = json.loads(text)
+    if not isinstance(value, dict) or not all(
+        isinstance(v, str | int | float | bool) for v in value.values()
+    ):
+        raise ValueError('metadata_filter must be a JSON object of scalars, e.g. {"lang": "zh"}')
+    return value
 
 
 @dataclass

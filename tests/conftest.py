@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, Services, build_graph
-from adaptive_rag.services import chat, local_model
+from adaptive_rag.providers import chat, local_model
 from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, kb_docs
 
 

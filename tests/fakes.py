@@ -26,7 +26,7 @@ from adaptive_rag.prompts import (
     sub_question,
     transform_query,
 )
-from adaptive_rag.services.web import WebSearchError
+from adaptive_rag.providers.web import WebSearchError
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from adaptive_rag.cli import main as cli
 from adaptive_rag.knowledge import embeddings
-from adaptive_rag.services import chat
+from adaptive_rag.providers import chat
 from fakes import SAMPLE, HashEmbeddings, ScriptedChatModel
 from typer.testing import CliRunner
 

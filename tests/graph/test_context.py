@@ -6,7 +6,7 @@ from dataclasses import fields
 
 import pytest
 from adaptive_rag import Context
-from adaptive_rag.graph.context import context_of
+from adaptive_rag.schema.context import context_of
 from langgraph.runtime import Runtime
 
 

@@ -91,8 +91,8 @@ def test_an_answer_in_the_wrong_language_is_written_again_in_the_askers(
 
 
 def test_one_source_per_document_cited_first() -> None:
+    from adaptive_rag.knowledge.sources import merge_by_document
     from adaptive_rag.nodes.generate import sources_for
-    from adaptive_rag.services.retrieval import merge_by_document
 
     chunks = [
         Document("Part one.", metadata={"id": "a1", "source": "a.md", "title": "A", "position": 1}),
@@ -121,7 +121,7 @@ def test_a_chinese_follow_up_is_rewritten_with_chinese_instructions_and_examples
 
 
 def test_many_sources_share_one_budget_so_synthesis_fits_the_context() -> None:
-    from adaptive_rag.services.retrieval import SOURCE_CHARS, SOURCES_BUDGET, format_documents
+    from adaptive_rag.knowledge.sources import SOURCE_CHARS, SOURCES_BUDGET, format_documents
 
     long = [Document("x" * 5000, metadata={"title": f"D{i}"}) for i in range(8)]
     assert format_documents(long[:4]).count("x") == 4 * SOURCE_CHARS

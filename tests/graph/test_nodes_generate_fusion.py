@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from adaptive_rag.graph.state import SubAnswer, doc_key
+from adaptive_rag.core.documents import doc_key
 from adaptive_rag.nodes.generate import fuse_branches, tidy
+from adaptive_rag.schema.state import SubAnswer
 from langchain_core.documents import Document
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from adaptive_rag.graph.state import (
+from adaptive_rag.core.documents import doc_key
+from adaptive_rag.schema.state import (
     RESET,
     add_or_reset,
-    doc_key,
     extend_or_reset,
     merge_documents,
     merge_sub_answers,

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from adaptive_rag import Services, build_graph
 from adaptive_rag.cli import main as cli
-from adaptive_rag.graph.state import REJECTED
 from adaptive_rag.knowledge import embeddings
 from adaptive_rag.nodes.intake import clean_question
+from adaptive_rag.schema.state import REJECTED
 from fakes import HashEmbeddings, KeywordRetriever, ScriptedChatModel, kb_docs
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, Services, build_graph, prompts
-from adaptive_rag.services.retrieval import format_documents
+from adaptive_rag.knowledge.sources import format_documents
 from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, kb_docs, web_docs
 from langchain_core.documents import Document
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, Services, build_graph
-from adaptive_rag.services import chat
-from adaptive_rag.services.secrets import describe, redact
-from adaptive_rag.services.web import TavilySearch
+from adaptive_rag.core.secrets import describe, redact
+from adaptive_rag.providers import chat
+from adaptive_rag.providers.web import TavilySearch
 from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, grades, kb_docs
 from langgraph.checkpoint.memory import InMemorySaver
 from servers import http_server

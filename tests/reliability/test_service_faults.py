@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, Services, build_graph
+from adaptive_rag import services as retrieval
 from adaptive_rag.knowledge import embeddings
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
-from adaptive_rag.services import retrieval
-from adaptive_rag.services.web import TavilySearch
+from adaptive_rag.providers.web import TavilySearch
 from fakes import SAMPLE, HashEmbeddings, ScriptedChatModel, grades
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.services import chat
-from adaptive_rag.services.chat import (
+from adaptive_rag.providers import chat
+from adaptive_rag.providers.chat import (
     ModelUnavailableError,
     StructuredOutputError,
     clean_line,

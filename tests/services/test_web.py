@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 import requests
-from adaptive_rag.services.web import TavilySearch, WebSearchError, default_web_search
+from adaptive_rag.providers.web import TavilySearch, WebSearchError, default_web_search
 
 
 class FakeClient:

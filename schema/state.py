@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal, NotRequired
 
+from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.language import Language
 from langchain_core.documents import Document
 from langchain_core.messages import AnyMessage, BaseMessage
@@ -54,14 +55,6 @@ def extend_or_reset(left: list[str] | None, right: list[str] | str | None) -> li
     """Append to a per-turn log; RESET (alone or first in the list) clears it first."""
     reset, items = _reset_split(right)
     return [*([] if reset else (left or [])), *items]
-
-
-def doc_key(doc: Document) -> str:
-    """Identify a document by its chunk id, else by origin, source and content."""
-    meta = doc.metadata or {}
-    if meta.get("id"):
-        return f"{meta.get('origin', 'kb')}:{meta['id']}"
-    return f"{meta.get('origin', 'kb')}:{meta.get('source', '')}:{doc.page_content}"
 
 
 def merge_documents(left: list[Document] | None, right: list[Any] | str | None) -> list[Document]:

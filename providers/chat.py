@@ -62,7 +62,7 @@ def _build_chat_model(spec: str) -> BaseChatModel:
             f"model spec {spec!r} is not provider:model (e.g. openai:gpt-4o-mini)"
         )
     if provider == "local":
-        from adaptive_rag.services.local_model import (  # noqa: PLC0415 - heavy, optional
+        from adaptive_rag.providers.local_model import (  # noqa: PLC0415 - heavy, optional
             LocalModelError,
             load_local_model,
         )

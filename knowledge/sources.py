@@ -1,15 +1,10 @@
-"""Knowledge-base retrieval: the retriever seam and how documents are shown to models."""
+"""Search results as sources: one per document, numbered and delimited alike for every node."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import threading
-from typing import Any
 
-from adaptive_rag.graph.context import Context
-from adaptive_rag.graph.state import doc_key
+from adaptive_rag.core.documents import doc_key
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.prompts.reading import PREAMBLE
 from langchain_core.documents import Document
@@ -20,50 +15,6 @@ SOURCE_CHARS = 2000
 """Characters of each source a model reads; one value for every reading node keeps the prefix."""
 SOURCES_BUDGET = 8000
 """Characters of all sources together (about 2,000 tokens), so 2·k fused documents fit n_ctx."""
-
-
-class RetrieverUnavailableError(RuntimeError):
-    """No knowledge base can be searched (none configured, or its store is down)."""
-
-
-_OPEN: dict[tuple[str, ...], Any] = {}
-_OPEN_LOCK = threading.Lock()
-
-
-def default_retriever(ctx: Context) -> BaseRetriever:
-    """Return hybrid search over the context's knowledge base (opened once per process)."""
-    from adaptive_rag.knowledge.retriever import HybridRetriever  # noqa: PLC0415 - heavy
-    from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError  # noqa: PLC0415
-
-    key = (
-        ctx.kb_path,
-        ctx.collection,
-        ctx.embedding_model,
-        os.environ.get("CHROMA_HOST", ""),
-        os.environ.get("CHROMA_PORT", ""),
-    )
-    with _OPEN_LOCK:
-        if key not in _OPEN:
-            try:
-                _OPEN[key] = KnowledgeBase.open(ctx.kb_path, ctx.collection, ctx.embedding_model)
-            except KnowledgeBaseError as exc:
-                raise RetrieverUnavailableError(str(exc)) from exc
-        kb = _OPEN[key]
-    return HybridRetriever(
-        kb=kb, k=ctx.k, where=parse_filter(ctx.metadata_filter), small_to_big=ctx.small_to_big
-    )
-
-
-def parse_filter(text: str) -> dict[str, Any] | None:
-    """Read a JSON object of metadata equalities, e.g. {"lang": "zh"}; empty means none."""
-    if not text.strip():
-        return None
-    value = json.loads(text)
-    if not isinstance(value, dict) or not all(
-        isinstance(v, str | int | float | bool) for v in value.values()
-    ):
-        raise ValueError('metadata_filter must be a JSON object of scalars, e.g. {"lang": "zh"}')
-    return value
 
 
 def retrieve(retriever: BaseRetriever, query: str, k: int) -> list[Document]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any, Protocol
 
-from adaptive_rag.services.secrets import describe, redact
+from adaptive_rag.core.secrets import describe, redact
 from langchain_core.documents import Document
 
 
