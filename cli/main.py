@@ -259,15 +259,15 @@ def _require_thread(graph: Any, thread_id: str) -> None:
 
 
 def _exit_for(out: dict[str, Any]) -> None:
-    """Exit non-zero when the answer could not be produced for a reason the user can fix."""
-    notes = " ".join((out.get("diagnostics") or {}).get("notes") or [])
-    answer = out.get("answer", "")
-    if "could not answer" in answer and ("not installed" in answer or "OPENAI_API_KEY" in answer):
+    """Exit non-zero when the run failed for a reason the user can fix (read from `failures`)."""
+    failures = out.get("failures") or []
+    answer_failed = {f["kind"] for f in failures if f["node"] == "generate"}
+    if "model_unavailable" in answer_failed:
         raise typer.Exit(EXIT_NO_MODEL)
-    if "could not answer" in answer and ("Connection" in answer or "Timeout" in answer):
+    if "model_unreachable" in answer_failed:
         typer.secho("error: the model's server could not be reached", fg=typer.colors.RED, err=True)
         raise typer.Exit(EXIT_NETWORK)
-    if "no knowledge base" in notes:
+    if any(f["kind"] == "knowledge_base_unavailable" for f in failures):
         raise typer.Exit(EXIT_NO_KB)
 
 

@@ -158,6 +158,6 @@ def _decompose(services: Services, rng: random.Random, limit: int) -> Task:
     rng.shuffle(rows)
     for row in rows[:limit]:
         update = task.run(decompose, {"standalone": row["query"]}, services)
-        task.failures += any("not readable" in n for n in [update.get("notes", "")])
+        task.failures += any(f["kind"] == "model_output" for f in update.get("failures") or [])
         task.quality.append(float(2 <= len(update.get("sub_questions") or []) <= 4))
     return task

@@ -25,6 +25,9 @@ PAGE = 5000  # Chroma's SQLite refuses one query over ~32k variables: read big c
 class KnowledgeBaseError(RuntimeError):
     """The knowledge base cannot be used as asked; the message says what to do."""
 
+    failure_kind = "knowledge_base_unavailable"
+    """How a node reports it (core.failures)."""
+
 
 def data_dir() -> Path:
     """Return the user data directory (ADAPTIVE_RAG_DATA overrides it)."""

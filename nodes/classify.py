@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adaptive_rag.core.secrets import describe
+from adaptive_rag.core.failures import failed
 from adaptive_rag.core.shape import has_parts, nested_reference
 from adaptive_rag.knowledge.sources import retrieve
 from adaptive_rag.prompts import classify as prompts
@@ -139,7 +139,7 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> di
         update["route"] = Route(
             category="simple", reason="classifier unavailable", method="default"
         )
-        update["notes"] = f"classify: model failed ({describe(exc)}); retrieving"
+        update.update(failed("classify", "model", exc, "retrieving"))
         return update
     update.update(reply.usage())
     category = parse_category(reply.text)

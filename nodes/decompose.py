@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from adaptive_rag.core.secrets import describe
+from adaptive_rag.core.failures import failed
 from adaptive_rag.core.shape import has_parts, nested_reference
 from adaptive_rag.prompts import decompose as prompts
 from adaptive_rag.providers.chat import call_model, parse_json
@@ -53,14 +53,14 @@ def decompose(state: State, runtime: Runtime[Context], services: Services) -> di
             SubQuestions,
         )
     except Exception as exc:
-        update["notes"] = f"decompose: model failed ({describe(exc)}); answered as simple"
+        update.update(failed("decompose", "model", exc, "answered as simple"))
         update["shape"] = None
         return update
     update.update(reply.usage())
     try:
         parsed = parse_json(reply.text, SubQuestions)
-    except ValueError:
-        update["notes"] = "decompose: reply was not readable; answered as simple"
+    except ValueError as exc:
+        update.update(failed("decompose", "model", exc, "answered as simple"))
         update["shape"] = None
         return update
     unique: list[str] = []

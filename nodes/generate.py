@@ -8,6 +8,7 @@ from typing import Any
 
 from adaptive_rag.core.citations import CITATION, cited_numbers, says_nothing, tidy
 from adaptive_rag.core.documents import doc_key
+from adaptive_rag.core.failures import failed
 from adaptive_rag.core.language import Language, answers_in, language_name, language_of
 from adaptive_rag.core.secrets import describe
 from adaptive_rag.knowledge.sources import (
@@ -134,7 +135,7 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
     except Exception as exc:
         reason = f"the model failed ({describe(exc)})"
         update.update(answer=prompts.FAILED_ANSWER.format(reason=reason), mode="none", sources=[])
-        update["notes"] = f"generate: {reason}"
+        update.update(failed("generate", "model", exc, "no answer"))
         return update
     if docs and declines_itself(answer):
         update["decline"] = Decline(

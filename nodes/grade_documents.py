@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from adaptive_rag.core.secrets import describe
+from adaptive_rag.core.failures import failed
 from adaptive_rag.knowledge.sources import reading_messages
 from adaptive_rag.prompts import grade_documents as prompts
 from adaptive_rag.providers.chat import call_model, parse_json
@@ -52,7 +52,7 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         else:
             update["notes"] = f"grade_documents: {len(raw)} grades for {len(docs)} documents"
     except Exception as exc:
-        update["notes"] = f"grade_documents: grading failed ({describe(exc)}); kept all"
+        update.update(failed("grade_documents", "model", exc, "kept all"))
     if scores is None:  # safe default: treat as relevant, but say the grade is unverified
         update.update(relevance="correct", doc_scores=[1.0] * len(docs), graded=False, rejected=[])
         return update

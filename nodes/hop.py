@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from adaptive_rag.core.documents import doc_key
-from adaptive_rag.core.secrets import describe
+from adaptive_rag.core.failures import failed
 from adaptive_rag.knowledge.sources import reading_messages, retrieve
 from adaptive_rag.prompts import hop as prompts
 from adaptive_rag.providers.chat import call_model, parse_json
@@ -41,7 +41,7 @@ def hop(state: State, runtime: Runtime[Context], services: Services) -> dict[str
         docs = retrieve(services.kb(ctx), query, ctx.k)
     except Exception as exc:
         docs = []
-        update["notes"] = f"hop {len(hops) + 1}: retrieval failed ({describe(exc)})"
+        update.update(failed(f"hop {len(hops) + 1}", "retrieval", exc, "answering"))
     if docs:
         task = prompts.TASK.format(query=query, facts=facts_so_far(hops), question=question)
         try:
@@ -49,7 +49,7 @@ def hop(state: State, runtime: Runtime[Context], services: Services) -> dict[str
             update.update(reply.usage())
             step = parse_json(reply.text, Step)
         except Exception as exc:
-            update["notes"] = f"hop {len(hops) + 1}: model failed ({describe(exc)}); answering"
+            update.update(failed(f"hop {len(hops) + 1}", "model", exc, "answering"))
     elif "notes" not in update:
         step = Step(answerable=False, next_query="")  # nothing found: no finding to build on
     record = Hop(

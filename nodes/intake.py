@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import language_of
 from adaptive_rag.providers.chat import message_text
 from adaptive_rag.schema.context import Context, context_of
@@ -35,6 +36,7 @@ def intake(state: State, runtime: Runtime[Context], services: Services) -> dict[
         question, problem = clean_question(text, ctx.max_question_chars)
     if problem:
         update["error"] = problem
+        update["failures"] = [RESET, Failure(node="intake", kind="invalid_input", message=problem)]
         # the rejected input never enters the conversation; a short stand-in marks the turn
         update["messages"] = [
             HumanMessage(content=f"[input rejected: {problem}]", name=REJECTED, id=replaces)
@@ -110,6 +112,7 @@ def _fresh_turn(ctx: Context, services: Services) -> dict[str, Any]:
         **{name: RESET for name in _COUNTERS},
         "steps": [RESET, "intake"],
         "notes": RESET,
+        "failures": RESET,
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adaptive_rag.core.secrets import describe
+from adaptive_rag.core.failures import failed
 from adaptive_rag.prompts import refine as prompts
 from adaptive_rag.providers.chat import call_model, parse_json
 from adaptive_rag.schema.context import Context, context_of
@@ -59,7 +59,7 @@ def refine(state: State, runtime: Runtime[Context], services: Services) -> dict[
         update.update(reply.usage())
         keep = {n for n in parse_json(reply.text, Keep).keep if 1 <= n <= len(strips)}
     except Exception as exc:
-        update["notes"] = f"refine: failed ({describe(exc)}); kept documents whole"
+        update.update(failed("refine", "model", exc, "kept documents whole"))
         return update
     if not keep:
         update["notes"] = "refine: no strip judged useful; kept documents whole"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adaptive_rag.core.secrets import describe
+from adaptive_rag.core.failures import failed
 from adaptive_rag.knowledge.sources import fuse_documents
 from adaptive_rag.knowledge.sources import retrieve as search
 from adaptive_rag.prompts import retrieve as prompts
@@ -41,7 +41,7 @@ def expand(query: str, ctx: Context, services: Services, update: dict[str, Any])
                 schema,
             )
         except Exception as exc:  # expansion is an extra: without it, search as asked
-            update["notes"] = f"retrieve: query expansion failed ({describe(exc)})"
+            update.update(failed("retrieve", "model", exc, "searched as asked"))
             continue
         add_usage(update, reply)
         if schema is None:
@@ -49,8 +49,8 @@ def expand(query: str, ctx: Context, services: Services, update: dict[str, Any])
         else:
             try:
                 extra = parse_json(reply.text, Queries).queries
-            except ValueError:
-                update["notes"] = "retrieve: multi-query reply was not readable"
+            except ValueError as exc:
+                update.update(failed("retrieve", "model", exc, "searched as asked"))
                 extra = []
             queries.extend(q.strip() for q in extra[:EXTRA_QUERIES] if q.strip())
     return list(dict.fromkeys(q for q in queries if q))
@@ -66,7 +66,7 @@ def retrieve(state: State, runtime: Runtime[Context], services: Services) -> dic
         kb = services.kb(ctx)
         docs = fuse_documents([search(kb, q, ctx.k) for q in queries], ctx.k)
     except Exception as exc:  # store down, no knowledge base: continue without documents
-        update["notes"] = f"retrieve: knowledge base unavailable ({describe(exc)})"
+        update.update(failed("retrieve", "retrieval", exc, "no documents"))
         docs = []
     degraded = next((d.metadata["degraded"] for d in docs if d.metadata.get("degraded")), "")
     if degraded:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from adaptive_rag.core.failures import failed
 from adaptive_rag.core.language import language_of
-from adaptive_rag.core.secrets import describe
 from adaptive_rag.prompts import rewrite_with_history as prompts
 from adaptive_rag.providers.chat import call_model, clean_line, message_text
 from adaptive_rag.schema.context import Context, context_of
@@ -53,7 +53,7 @@ def rewrite_with_history(
     try:
         reply = call_model(services.chat(ctx), rewrite_messages(history, question))
     except Exception as exc:
-        update["notes"] = f"rewrite_with_history: model failed ({describe(exc)}); used as typed"
+        update.update(failed("rewrite_with_history", "model", exc, "used as typed"))
         return update
     update.update(reply.usage())
     standalone = clean_line(

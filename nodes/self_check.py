@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adaptive_rag.core.secrets import describe
+from adaptive_rag.core.failures import failed
 from adaptive_rag.knowledge.sources import reading_messages
 from adaptive_rag.prompts import self_check as prompts
 from adaptive_rag.providers.chat import call_model, parse_json
@@ -41,7 +41,7 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> d
             parsed=True,
         )
     except Exception as exc:
-        update["notes"] = f"self_check: could not check ({describe(exc)}); unverified"
+        update.update(failed("self_check", "model", exc, "unverified"))
         check = SelfCheck(grounded=True, answers_question=True, feedback="", parsed=False)
     update["check"] = check
     runtime.stream_writer({"step": "self_check", **check})

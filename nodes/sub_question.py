@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from adaptive_rag.core.documents import doc_key
-from adaptive_rag.core.secrets import describe
+from adaptive_rag.core.failures import failed
 from adaptive_rag.knowledge.sources import format_documents, retrieve
 from adaptive_rag.prompts import sub_question as prompts
 from adaptive_rag.providers.chat import call_model
@@ -29,7 +29,7 @@ def sub_question(
         docs = retrieve(services.kb(ctx), question, ctx.k)
     except Exception as exc:
         docs = []
-        update["notes"] = f"sub_question {index + 1}: retrieval failed ({describe(exc)})"
+        update.update(failed(f"sub_question {index + 1}", "retrieval", exc, "no documents"))
     if docs and answering:
         try:
             reply = call_model(
@@ -44,7 +44,7 @@ def sub_question(
             update.update(reply.usage())
             answer = reply.text or "unknown"
         except Exception as exc:
-            update["notes"] = f"sub_question {index + 1}: model failed ({describe(exc)})"
+            update.update(failed(f"sub_question {index + 1}", "model", exc, "unknown"))
     update["documents"] = docs
     update["sub_answers"] = [
         SubAnswer(

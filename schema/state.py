@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Annotated, Any, Literal, NotRequired
 
 from adaptive_rag.core.documents import doc_key
+from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import Language
 from langchain_core.documents import Document
 from langchain_core.messages import AnyMessage, BaseMessage
@@ -51,7 +52,7 @@ def add_or_reset(left: int | None, right: int | str | None) -> int:
     return (left or 0) + int(right or 0)
 
 
-def extend_or_reset(left: list[str] | None, right: list[str] | str | None) -> list[str]:
+def extend_or_reset(left: list[Any] | None, right: list[Any] | Any | None) -> list[Any]:
     """Append to a per-turn log; RESET (alone or first in the list) clears it first."""
     reset, items = _reset_split(right)
     return [*([] if reset else (left or [])), *items]
@@ -225,6 +226,8 @@ class OutputState(TypedDict, total=False):
     """Why the agent declined (set by the node that found out), or None when it answered."""
     language: Language
     """The question's language ('en' or 'zh'); the answer is written in it."""
+    failures: Annotated[list[Failure], extend_or_reset]
+    """What failed this turn (node, kind, message); the run went on without it."""
     diagnostics: Diagnostics
     """Steps taken and what they cost."""
 

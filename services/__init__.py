@@ -19,6 +19,9 @@ from langchain_core.retrievers import BaseRetriever
 class RetrieverUnavailableError(RuntimeError):
     """No knowledge base can be searched (none configured, or its store is down)."""
 
+    failure_kind = "knowledge_base_unavailable"
+    """How a node reports it (core.failures)."""
+
 
 _OPEN: dict[tuple[str, ...], Any] = {}
 _OPEN_LOCK = threading.Lock()

@@ -77,7 +77,9 @@ def test_failures_that_quote_keys_leave_no_key_in_state_stream_logs_or_answer(
     out = state.values
     assert "Sorry, I could not answer" in out["answer"]  # the failures really happened
     notes = out["diagnostics"]["notes"]
-    assert any(n.startswith("web_search: WebSearchError: 401") and "***" in n for n in notes)
+    assert any(
+        n.startswith("web_search: web failed (WebSearchError: 401") and "***" in n for n in notes
+    )
     assert any(n.startswith("classify: model failed") and "***" in n for n in notes)
     assert_clean(repr(chunks))
     assert_clean(repr(state))

@@ -123,7 +123,7 @@ def test_chroma_server_down_is_an_honest_answer(
     monkeypatch.setenv("CHROMA_HOST", "127.0.0.1")
     monkeypatch.setenv("CHROMA_PORT", str(free_port()))  # nobody listens
     out, _ = two_turns(Services(chat_model=ScriptedChatModel.with_script(), no_web=True))
-    assert "knowledge base unavailable" in " ".join(out["diagnostics"]["notes"])
+    assert any(f["node"] == "retrieve" for f in out["failures"])
     assert "I found nothing about this in the knowledge base" in out["answer"]
     tally(runs=2, faults=1, answers=2)
 
@@ -138,7 +138,7 @@ def test_hung_chroma_server_times_out_instead_of_hanging(
         started = time.perf_counter()
         out, _ = two_turns(Services(chat_model=ScriptedChatModel.with_script(), no_web=True))
         elapsed = time.perf_counter() - started
-    assert "knowledge base unavailable" in " ".join(out["diagnostics"]["notes"])
+    assert any(f["node"] == "retrieve" for f in out["failures"])
     assert elapsed < 30, f"a hung server held the run for {elapsed:.0f} s"
     tally(runs=2, faults=1, answers=2)
 
@@ -175,13 +175,13 @@ def test_chroma_server_frozen_then_killed_then_restarted(chroma: Any, tally: Any
     started = time.perf_counter()
     frozen = ask()
     assert time.perf_counter() - started < 30
-    assert "knowledge base unavailable" in " ".join(frozen["diagnostics"]["notes"])
+    assert any(f["node"] == "retrieve" for f in frozen["failures"])
     os.killpg(proc.pid, signal.SIGCONT)
     assert ask()["sources"], "the client did not recover after the server woke up"
     os.killpg(proc.pid, signal.SIGKILL)  # down
     proc.wait(timeout=20)
     down = ask()
-    assert "knowledge base unavailable" in " ".join(down["diagnostics"]["notes"])
+    assert any(f["node"] == "retrieve" for f in down["failures"])
     with chroma_process(folder, port):  # restarted on the same data
         assert ask()["sources"][0]["title"] == "Returns"
         after = kb.count()
@@ -215,7 +215,10 @@ def test_tavily_failures_continue_from_the_knowledge_base(
             Context(max_rewrites=0, skip_checks_when_confident=False),
         )
     notes = " ".join(out["diagnostics"]["notes"])
-    assert "web_search: WebSearchError" in notes and out["diagnostics"]["web_searches"] == 1
+    assert (
+        "web_search: web failed (WebSearchError" in notes
+        and out["diagnostics"]["web_searches"] == 1
+    )
     assert "tvly-test-key" not in json.dumps(out, default=str)
     tally(runs=2, faults=1, answers=2)
 
@@ -232,7 +235,9 @@ def test_tavily_unreachable_on_a_realtime_question_says_so_and_uses_the_kb(
     )
     out = graph.invoke({"question": "What is the latest news about returns today?"})
     assert out["route"]["category"] == "realtime"
-    assert "web_search: WebSearchError: ConnectionError" in " ".join(out["diagnostics"]["notes"])
+    assert "web_search: web failed (WebSearchError: ConnectionError" in " ".join(
+        out["diagnostics"]["notes"]
+    )
     assert "The web could not be searched" in out["answer"]
     assert out["sources"] and all(s["origin"] == "kb" for s in out["sources"])
     tally(runs=1, faults=1, answers=1)
