@@ -1,0 +1,132 @@
+"""Evaluation commands: answers against baselines, routing, rewrites, calibration, reports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from adaptive_rag.cli.common import EXIT_BAD_CONFIG, OutDir, Settings, app, fail
+from adaptive_rag.schema.context import settings_from_pairs
+
+evaluate = typer.Typer(help="Measure answers, retrieval, routing and cost against baselines.")
+app.add_typer(evaluate, name="eval")
+
+
+@evaluate.command("run")
+def eval_run(
+    dataset: Annotated[
+        str, typer.Argument(help="squad2, multihop_rag, cmrc2018, or questions.jsonl")
+    ],
+    out: OutDir = Path("eval-out"),
+    configs: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated: adaptive, full, single, direct (no retrieval), multi"
+            " (always multi-step). direct,single,multi derive the labels (eval labels)."
+        ),
+    ] = "adaptive,full,single",
+    limit: Annotated[int, typer.Option(help="Questions to run (0: all).")] = 30,
+    sample: Annotated[
+        bool, typer.Option(help="A seeded random sample instead of the first.")
+    ] = True,
+    corpus: Annotated[Path | None, typer.Option(help="Corpus JSONL for a custom data set.")] = None,
+    settings: Settings = None,
+) -> None:
+    """Run the adaptive graph and its baselines on the same questions, interleaved."""
+    from adaptive_rag.evaluation.harness import run_eval  # noqa: PLC0415
+    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
+
+    try:
+        run_eval(
+            dataset,
+            out,
+            tuple(c.strip() for c in configs.split(",") if c.strip()),
+            limit,
+            sample,
+            corpus=corpus,
+            context=settings_from_pairs(settings),
+        )
+    except (ValueError, FileNotFoundError) as exc:
+        raise fail(str(exc), EXIT_BAD_CONFIG) from exc
+    typer.echo(build_report(out).read_text())
+
+
+@evaluate.command("routing")
+def eval_routing(
+    out: OutDir = Path("eval-out"),
+    limit: Annotated[int, typer.Option(help="Questions (0: all 199).")] = 0,
+) -> None:
+    """Classify the routing set's questions and compare with its A/B/C labels."""
+    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
+    from adaptive_rag.evaluation.routing import run_routing  # noqa: PLC0415
+    from adaptive_rag.services import Services  # noqa: PLC0415
+
+    out.mkdir(parents=True, exist_ok=True)
+    result = run_routing(Services(no_web=True), limit=limit)
+    (out / "routing.json").write_text(json.dumps(result, indent=2))
+    typer.echo(build_report(out).read_text())
+
+
+@evaluate.command("canard")
+def eval_canard(
+    out: OutDir = Path("eval-out"),
+    limit: Annotated[int, typer.Option(help="Follow-ups to rewrite.")] = 50,
+) -> None:
+    """Rewrite CANARD follow-ups; F1 against the gold rewrite and retrieval agreement."""
+    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
+    from adaptive_rag.evaluation.rewrite_eval import run_rewrite  # noqa: PLC0415
+    from adaptive_rag.services import Services  # noqa: PLC0415
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "canard.json").write_text(json.dumps(run_rewrite(Services(no_web=True), limit=limit)))
+    typer.echo(build_report(out).read_text())
+
+
+@evaluate.command("followups")
+def eval_followups(out: OutDir = Path("eval-out")) -> None:
+    """Rewrite the bilingual follow-up set; count how often the referent is in the rewrite."""
+    from adaptive_rag.evaluation.followup_eval import run_followups  # noqa: PLC0415
+    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
+    from adaptive_rag.services import Services  # noqa: PLC0415
+
+    out.mkdir(parents=True, exist_ok=True)
+    result = run_followups(Services(no_web=True))
+    (out / "followups.json").write_text(json.dumps(result, ensure_ascii=False, indent=2))
+    typer.echo(build_report(out).read_text())
+
+
+@evaluate.command("calibrate")
+def eval_calibrate(
+    outs: Annotated[list[Path], typer.Argument(help="Run folders whose results to fit on.")],
+    write: Annotated[
+        bool, typer.Option(help="Install the fitted map as the package's confidence map.")
+    ] = False,
+) -> None:
+    """Fit the confidence map on the adaptive runs; print its held-out ECE, plot reliability."""
+    from adaptive_rag.core.calibration import CALIBRATION_FILE  # noqa: PLC0415
+    from adaptive_rag.evaluation.calibrate import fit, reliability_diagram  # noqa: PLC0415
+    from adaptive_rag.evaluation.data import read_jsonl  # noqa: PLC0415
+
+    records = [r for out in outs for r in read_jsonl(out / "results.jsonl")]
+    try:
+        fitted = fit(records)
+    except ValueError as exc:
+        raise fail(str(exc), EXIT_BAD_CONFIG) from exc
+    fitted["fitted_on"] = [str(out) for out in outs]
+    target = CALIBRATION_FILE if write else outs[0] / "confidence.json"
+    target.write_text(json.dumps(fitted, indent=1))
+    plot = reliability_diagram(fitted, outs[0] / "reliability.png")
+    typer.echo(
+        f"fitted on {fitted['n']} answers (accuracy {fitted['accuracy']}); held-out ECE"
+        f" {fitted['ece_held_out']}; map -> {target}; reliability diagram -> {plot}"
+    )
+
+
+@evaluate.command("report")
+def eval_report(out: OutDir = Path("eval-out")) -> None:
+    """Rebuild report.md, summary.json and the plots from a run folder."""
+    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
+
+    typer.echo(build_report(out).read_text())

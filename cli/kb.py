@@ -1,0 +1,62 @@
+"""Knowledge-base commands: ingest, list, delete."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from adaptive_rag.cli.common import Collection, KbPath, app, fail, open_kb
+
+
+@app.command()
+def ingest(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Files or folders (.txt .md .html .pdf .jsonl).")
+    ],
+    collection: Collection = "default",
+    kb_path: KbPath = "",
+) -> None:
+    """Add documents to the knowledge base (unchanged files are skipped, changed ones replaced)."""
+    kb = open_kb(kb_path, collection, create=True)
+    started = time.perf_counter()
+    report = kb.ingest([str(p) for p in paths], progress=True)
+    seconds = time.perf_counter() - started
+    typer.echo(
+        f"{len(report.added)} added, {len(report.replaced)} replaced,"
+        f" {len(report.unchanged)} unchanged, {len(report.duplicates)} duplicates,"
+        f" {len(report.failed)} failed;"
+        f" {report.chunks_added} chunks added, {report.chunks_removed} removed"
+        f" in {seconds:.1f}s -> {kb.count()} chunks in {collection!r} at {kb.location}"
+    )
+    for duplicate in report.duplicates:
+        typer.secho(f"skipped duplicate: {duplicate}", fg=typer.colors.YELLOW, err=True)
+    for failure in report.failed:
+        typer.secho(f"skipped: {failure}", fg=typer.colors.YELLOW, err=True)
+    if report.failed and not (report.added or report.replaced or report.unchanged):
+        raise typer.Exit(1)
+
+
+@app.command("list")
+def list_sources(collection: Collection = "default", kb_path: KbPath = "") -> None:
+    """Show the sources in the knowledge base."""
+    kb = open_kb(kb_path, collection, create=False)
+    for entry in kb.sources():
+        typer.echo(f"{entry['chunks']:5d}  {entry['source']}  ({entry['title']})")
+    typer.echo(f"{kb.count()} chunks in {collection!r} at {kb.location}")
+
+
+@app.command()
+def delete(
+    source: Annotated[str, typer.Argument(help="A source exactly as `list` shows it (or a path).")],
+    collection: Collection = "default",
+    kb_path: KbPath = "",
+) -> None:
+    """Remove one source and its chunks."""
+    kb = open_kb(kb_path, collection, create=False)
+    candidates = [source, str(Path(source).expanduser().resolve())]
+    removed = next((n for n in (kb.delete(c) for c in candidates) if n), 0)
+    if not removed:
+        raise fail(f"no source {source!r} in {collection!r} (see `adaptive-rag list`)", 1)
+    typer.echo(f"removed {removed} chunks of {source}")
