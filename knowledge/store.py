@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
-import sys
 import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adaptive_rag.knowledge.chunking import Section, chunk_documents, index_text
+from adaptive_rag.knowledge.chunking import index_text
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
+from adaptive_rag.knowledge.ingest import Ingestion
 from adaptive_rag.knowledge.keyword import KeywordIndex
-from adaptive_rag.knowledge.loading import LoadError, iter_files, load_file
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-EMBED_BATCH = 32
 PAGE = 5000  # Chroma's SQLite refuses one query over ~32k variables: read big collections in pages
 
 
@@ -57,31 +52,7 @@ def _client(kb_path: str) -> tuple[Any, str, Path]:
     return chromadb.PersistentClient(path=str(path), settings=settings), str(path), path / "bm25"
 
 
-@dataclass
-class IngestReport:
-    """What an ingest did, file by file."""
-
-    added: list[str] = field(default_factory=list)
-    replaced: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    duplicates: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
-    chunks_added: int = 0
-    chunks_removed: int = 0
-
-
-@dataclass
-class _Prepared:
-    """A file read and chunked, waiting to be embedded and written."""
-
-    source: str
-    file_hash: str
-    chunks: list[Document]
-    sections: list[Section]
-    old_ids: set[str]
-
-
-class KnowledgeBase:
+class KnowledgeBase(Ingestion):
     """One collection: its chunks, their parent sections, and its BM25 index."""
 
     def __init__(
@@ -256,129 +227,6 @@ class KnowledgeBase:
             self._bump()
         return len(ids)
 
-    def ingest(self, paths: list[str], progress: bool = True) -> IngestReport:
-        """Add files and folders; unchanged files are skipped, changed ones replaced."""
-        report = IngestReport()
-        prepared: list[_Prepared] = []
-        hashes: dict[str, str] = {}  # file hash -> source, for duplicates within this run
-        for path in iter_files(paths):
-            item = self._prepare(path, report, hashes)
-            if item is not None:
-                prepared.append(item)
-        if not prepared:
-            if self._interrupted():
-                self._bump()
-            return report
-        self._bump(refresh=False, writing=True)  # a search during the writes rebuilds BM25 after
-        new_chunks = [c for p in prepared for c in p.chunks if c.id not in p.old_ids]
-        with self._progress(len(new_chunks), progress) as bar:
-            # embed and write a group of files at a time: a crash loses one group's work
-            for group in _groups(prepared, WRITE_GROUP_CHUNKS):
-                fresh = [c for p in group for c in p.chunks if c.id not in p.old_ids]
-                vectors = self._embed(fresh, bar)
-                for item in group:
-                    self._write(item, vectors, report)
-        self._bump()
-        return report
-
-    def _prepare(
-        self, path: Path, report: IngestReport, hashes: dict[str, str]
-    ) -> _Prepared | None:
-        """Read and chunk a file unless unchanged or a duplicate; record failures by name."""
-        source = str(path)
-        try:
-            file_hash = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError as exc:
-            report.failed.append(f"{path}: {exc.strerror or exc}")
-            return None
-        existing = self._chunks.get(where={"source": source}, include=["metadatas"])
-        old_ids = set(existing["ids"])
-        metas = [m or {} for m in existing["metadatas"]]
-        if old_ids and all(m.get("file_hash") == file_hash for m in metas):
-            expected = {m.get("file_chunks") for m in metas}
-            if expected in ({None}, {len(old_ids)}):  # every chunk is there (a crash may not)
-                report.unchanged.append(source)
-                hashes.setdefault(file_hash, source)
-                return None
-        twin = hashes.get(file_hash) or self._source_with_hash(file_hash, source)
-        if twin:
-            report.duplicates.append(f"{source} (same content as {twin})")
-            return None
-        hashes[file_hash] = source
-        try:
-            docs = load_file(path)
-        except LoadError as exc:
-            report.failed.append(str(exc))
-            return None
-        chunks, sections = chunk_documents(docs, source)
-        for chunk in chunks:
-            chunk.metadata["file_hash"] = file_hash
-            chunk.metadata["file_chunks"] = len(chunks)
-        (report.replaced if old_ids else report.added).append(source)
-        return _Prepared(source, file_hash, chunks, sections, old_ids)
-
-    def _source_with_hash(self, file_hash: str, source: str) -> str:
-        """Return another source already holding this exact file content, if any."""
-        found = self._chunks.get(where={"file_hash": file_hash}, include=["metadatas"], limit=5)
-        others = [str((m or {}).get("source")) for m in found["metadatas"]]
-        # a twin whose file is gone was moved or renamed: then this copy is the one to keep
-        return next((o for o in others if o != source and Path(o).exists()), "")
-
-    def _progress(self, total: int, progress: bool) -> Any:
-        """Return a progress bar over the chunks to embed (silent for small or quiet runs)."""
-        from tqdm import tqdm  # noqa: PLC0415
-
-        return tqdm(
-            total=total,
-            desc="Embedding",
-            unit="chunk",
-            file=sys.stderr,
-            disable=not progress or total < EMBED_BATCH,
-        )
-
-    def _embed(self, chunks: list[Document], bar: Any) -> dict[str, list[float]]:
-        """Embed chunks in batches, advancing the progress bar."""
-        vectors: dict[str, list[float]] = {}
-        for start in range(0, len(chunks), EMBED_BATCH):
-            batch = chunks[start : start + EMBED_BATCH]
-            rows = self._embeddings.embed_documents([index_text(c) for c in batch])
-            vectors.update({str(c.id): row for c, row in zip(batch, rows, strict=True)})
-            bar.update(len(batch))
-        return vectors
-
-    def _write(
-        self, item: _Prepared, vectors: dict[str, list[float]], report: IngestReport
-    ) -> None:
-        """Add new chunks first, then remove stale ones: a crash leaves nothing lost."""
-        fresh = [c for c in item.chunks if c.id not in item.old_ids]
-        step = max(1, int(self._client.get_max_batch_size()) // 2)
-        for start in range(0, len(fresh), step):
-            batch = fresh[start : start + step]
-            self._chunks.upsert(
-                ids=[str(c.id) for c in batch],
-                embeddings=[vectors[str(c.id)] for c in batch],
-                documents=[c.page_content for c in batch],
-                metadatas=[_flat(c.metadata) for c in batch],
-            )
-        if item.sections:
-            unique = {s.id: s for s in item.sections}
-            self._parents.upsert(
-                ids=list(unique),
-                embeddings=[[0.0] for _ in unique],
-                documents=[s.text for s in unique.values()],
-                metadatas=[{"source": s.source} for s in unique.values()],
-            )
-        keep = {str(c.id) for c in item.chunks}
-        stale = sorted(item.old_ids - keep)
-        if stale:
-            self._chunks.delete(ids=stale)
-        old_parents = set(self._parents.get(where={"source": item.source}, include=[])["ids"])
-        stale_parents = sorted(old_parents - {s.id for s in item.sections})
-        if stale_parents:
-            self._parents.delete(ids=stale_parents)
-        report.chunks_added += len(fresh)
-        report.chunks_removed += len(stale)
-
     def _bump(self, refresh: bool = True, writing: bool = False) -> None:
         """Advance the revision so every process rebuilds its BM25 index once.
 
@@ -404,24 +252,6 @@ class KnowledgeBase:
             self._keyword = self._rebuild_keyword_index(str(self.revision()))
 
 
-WRITE_GROUP_CHUNKS = 256
-"""Chunks embedded before they are written (bounds the work a crash can lose)."""
-
-
-def _groups(items: list[_Prepared], size: int) -> Iterator[list[_Prepared]]:
-    """Split prepared files into consecutive groups of about `size` new chunks."""
-    group: list[_Prepared] = []
-    count = 0
-    for item in items:
-        group.append(item)
-        count += sum(1 for c in item.chunks if c.id not in item.old_ids)
-        if count >= size:
-            yield group
-            group, count = [], 0
-    if group:
-        yield group
-
-
 def _get_all(collection: Any, include: list[str]) -> dict[str, list[Any]]:
     """Read a whole collection page by page (ids plus the included fields)."""
     merged: dict[str, list[Any]] = {"ids": [], **{key: [] for key in include}}
@@ -433,13 +263,3 @@ def _get_all(collection: Any, include: list[str]) -> dict[str, list[Any]]:
         if len(page["ids"]) < PAGE:
             return merged
         offset += PAGE
-
-
-def _flat(meta: dict[str, Any]) -> dict[str, str | int | float | bool]:
-    """Keep metadata Chroma can store: scalars, with everything else as text."""
-    flat: dict[str, str | int | float | bool] = {}
-    for key, value in meta.items():
-        if value is None:
-            continue
-        flat[key] = value if isinstance(value, str | int | float | bool) else str(value)
-    return flat

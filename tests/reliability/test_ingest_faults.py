@@ -54,7 +54,8 @@ CHILD = textwrap.dedent(
     sys.path.insert(0, {tests!r})
     import adaptive_rag.knowledge.store as store
     from fakes import HashEmbeddings
-    store.WRITE_GROUP_CHUNKS = 8
+    import adaptive_rag.knowledge.ingest as ingest
+    ingest.WRITE_GROUP_CHUNKS = 8
     kb = store.KnowledgeBase.open({kb!r}, "faults", "test:hash", create=True,
                                   embeddings=HashEmbeddings())
     kb._client.get_max_batch_size = lambda: 4  # two chunks per write: a kill lands mid-file
