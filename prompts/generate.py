@@ -11,7 +11,7 @@ IF_MISSING = {
 
 RAG_TASK = """Task: answer the question using only the sources above.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
-Answer in two or three sentences.
+Answer in two or three sentences; if the question asks yes or no, begin with that yes or no (in the answer's language).
 {if_missing}
 Question: {question}"""
 
@@ -25,7 +25,7 @@ Write a new answer that states only what the sources support."""
 PARTS_TASK = """Task: a complex question was split into parts, and the sources above were searched for each part.
 Answer the original question from the sources, covering every part.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
-Say what the sources do not tell.
+Say what the sources do not tell. If the question asks yes or no, begin with that yes or no (in the answer's language).
 {if_missing}
 Parts of the question:
 {sub_answers}
@@ -35,7 +35,7 @@ HOPS_TASK = """Task: the question was searched step by step; each step noted the
 {steps}
 Answer the original question from the sources above, using the facts found.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
-Answer in two or three sentences.
+Answer in two or three sentences; if the question asks yes or no, begin with that yes or no (in the answer's language).
 {if_missing}
 Original question: {question}"""
 
