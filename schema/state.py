@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal, NotRequired
+from typing import Annotated, Literal, NotRequired
 
-from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import Language
+from adaptive_rag.schema.reducers import (
+    RESET as RESET,
+)
+from adaptive_rag.schema.reducers import (
+    add_or_reset,
+    extend_or_reset,
+    merge_documents,
+    merge_sub_answers,
+)
 from langchain_core.documents import Document
 from langchain_core.messages import AnyMessage, BaseMessage
 from langgraph.graph.message import add_messages
@@ -28,55 +36,8 @@ DeclineReason = Literal[
     "needs_clarification",
 ]
 
-RESET = "__reset__"
 REJECTED = "rejected_input"
 """Name on the messages of a turn whose input was refused; history leaves them out."""
-"""Sentinel a node writes to a per-turn list or counter to clear it for a new question."""
-
-
-def _reset_split(right: object) -> tuple[bool, list[Any]]:
-    """Split an update into (reset first?, items); RESET alone or leading a list resets."""
-    if right == RESET:
-        return True, []
-    if isinstance(right, list) and right and right[0] == RESET:
-        return True, list(right[1:])
-    if right is None:
-        return False, []
-    return False, list(right) if isinstance(right, list) else [right]
-
-
-def add_or_reset(left: int | None, right: int | str | None) -> int:
-    """Add an increment to a counter, or reset it to zero on RESET."""
-    if right == RESET:
-        return 0
-    return (left or 0) + int(right or 0)
-
-
-def extend_or_reset(left: list[Any] | None, right: list[Any] | Any | None) -> list[Any]:
-    """Append to a per-turn log; RESET (alone or first in the list) clears it first."""
-    reset, items = _reset_split(right)
-    return [*([] if reset else (left or [])), *items]
-
-
-def merge_documents(left: list[Document] | None, right: list[Any] | str | None) -> list[Document]:
-    """Add documents without duplicates; RESET first in the update replaces the list."""
-    reset, items = _reset_split(right)
-    merged = [] if reset else list(left or [])
-    seen = {doc_key(doc) for doc in merged}
-    for doc in items:
-        if isinstance(doc, Document) and doc_key(doc) not in seen:
-            seen.add(doc_key(doc))
-            merged.append(doc)
-    return merged
-
-
-def merge_sub_answers(
-    left: list[SubAnswer] | None, right: list[Any] | str | None
-) -> list[SubAnswer]:
-    """Collect answers of parallel sub-questions in question order; RESET clears them."""
-    reset, items = _reset_split(right)
-    combined = [*([] if reset else (left or [])), *items]
-    return sorted(combined, key=lambda item: item["index"])
 
 
 class Route(TypedDict):
