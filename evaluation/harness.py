@@ -57,11 +57,7 @@ def run_eval(
     effective = asdict(Context(**(context or {})))  # defaults too: they change between versions
     record_settings(out_dir, data.name, {k: v for k, v in effective.items() if k != "kb_path"})
     results = out_dir / "results.jsonl"
-    done = (
-        {(r["dataset"], r["config"], r["id"]) for r in read_jsonl(results)}
-        if results.exists()
-        else set()
-    )
+    done = finished(results)
     collection = re.sub(r"[^a-zA-Z0-9]+", "-", data.name).strip("-")[:60] or "eval"
     kb_dir = out_dir / "kb"
     kb = KnowledgeBase.open(
@@ -75,6 +71,38 @@ def run_eval(
         "kb_description": KB_DESCRIPTIONS.get(data.name, "the evaluation corpus"),
         **(context or {}),
     }
+    graphs, contexts = configurations(svc, ctx_args)
+    questions = pick(data.questions, limit, sample, seed)
+    todo = [
+        (q, c)
+        for i, q in enumerate(questions)
+        for c in (configs if i % 2 == 0 else tuple(reversed(configs)))  # alternate the order
+        if (data.name, c, q["id"]) not in done
+    ]
+    with (
+        results.open("a", encoding="utf-8") as sink,
+        tqdm(total=len(todo), desc=f"eval {data.name}", unit="run", disable=not progress) as bar,
+    ):
+        for question, config in todo:
+            forget_prompt_cache(svc, contexts[config])
+            record = run_one(graphs[config], contexts[config], data.name, config, question)
+            sink.write(json.dumps(record, ensure_ascii=False) + "\n")
+            sink.flush()
+            bar.update(1)
+    return results
+
+
+def finished(results: Path) -> set[tuple[str, str, str]]:
+    """Return the (data set, configuration, question) runs a results file already holds."""
+    if not results.exists():
+        return set()
+    return {(r["dataset"], r["config"], r["id"]) for r in read_jsonl(results)}
+
+
+def configurations(
+    svc: Services, ctx_args: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Context]]:
+    """Build each configuration's graph and Context over the same services and index."""
     graphs: dict[str, Any] = {
         "adaptive": build_graph(InMemorySaver(), services=svc),
         "full": build_full_pipeline(svc, InMemorySaver()),
@@ -95,24 +123,7 @@ def run_eval(
         "direct": Context(**ctx_args),
         "multi": Context(**ctx_args),
     }
-    questions = pick(data.questions, limit, sample, seed)
-    todo = [
-        (q, c)
-        for i, q in enumerate(questions)
-        for c in (configs if i % 2 == 0 else tuple(reversed(configs)))  # alternate the order
-        if (data.name, c, q["id"]) not in done
-    ]
-    with (
-        results.open("a", encoding="utf-8") as sink,
-        tqdm(total=len(todo), desc=f"eval {data.name}", unit="run", disable=not progress) as bar,
-    ):
-        for question, config in todo:
-            forget_prompt_cache(svc, contexts[config])
-            record = run_one(graphs[config], contexts[config], data.name, config, question)
-            sink.write(json.dumps(record, ensure_ascii=False) + "\n")
-            sink.flush()
-            bar.update(1)
-    return results
+    return graphs, contexts
 
 
 def forget_prompt_cache(services: Services, ctx: Context) -> None:

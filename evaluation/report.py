@@ -136,6 +136,38 @@ def plots(
     return made
 
 
+def _answers(
+    summary: list[dict[str, Any]],
+    pairs: list[dict[str, Any]],
+    kinds: list[dict[str, Any]],
+    routes: list[dict[str, Any]],
+) -> list[str]:
+    """Report answers and cost, the paired comparison, and tables by question type and route."""
+    parts: list[str] = []
+    parts += ["## Answers, retrieval and cost", "", table(summary), ""]
+    if pairs:
+        parts += [
+            "## Paired against single-shot (same questions)",
+            "",
+            table(pairs),
+            "",
+            "An interval that crosses zero means this sample cannot tell the two apart;"
+            " a difference of one question is noise.",
+            "",
+        ]
+    parts += ["## By question type", "", table(kinds), ""]
+    parts += ["## Adaptive graph by route", "", table(routes), ""]
+    return parts
+
+
+def _write_summary(out_dir: Path, *parts: Any) -> None:
+    """Write every table of the report as JSON (summary.json)."""
+    names = ("summary", "paired", "by_route", "by_kind", "routing", "derived_routing", "canard")
+    (out_dir / "summary.json").write_text(
+        json.dumps(dict(zip(names, parts, strict=True)), ensure_ascii=False, indent=2)
+    )
+
+
 def build_report(out_dir: Path, title: str = "Evaluation") -> Path:
     """Write summary.json and report.md (and plots) from what the run folder holds."""
     results = out_dir / "results.jsonl"
@@ -155,36 +187,10 @@ def build_report(out_dir: Path, title: str = "Evaluation") -> Path:
         (out_dir / "labels.jsonl").write_text(
             "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in labels)
         )
-    (out_dir / "summary.json").write_text(
-        json.dumps(
-            {
-                "summary": summary,
-                "paired": pairs,
-                "by_route": routes,
-                "by_kind": kinds,
-                "routing": routing,
-                "derived_routing": judged,
-                "canard": canard,
-            },
-            ensure_ascii=False,
-            indent=2,
-        )
-    )
+    _write_summary(out_dir, summary, pairs, routes, kinds, routing, judged, canard)
     parts = [f"# {title}", ""]
     if summary:
-        parts += ["## Answers, retrieval and cost", "", table(summary), ""]
-        if pairs:
-            parts += [
-                "## Paired against single-shot (same questions)",
-                "",
-                table(pairs),
-                "",
-                "An interval that crosses zero means this sample cannot tell the two apart;"
-                " a difference of one question is noise.",
-                "",
-            ]
-        parts += ["## By question type", "", table(kinds), ""]
-        parts += ["## Adaptive graph by route", "", table(routes), ""]
+        parts += _answers(summary, pairs, kinds, routes)
     if routing:
         rows = [{"gold \\ routed": g, **routing["confusion"][g]} for g in routing["confusion"]]
         parts += [

@@ -139,6 +139,33 @@ DEFAULT_TIMEOUT = 180.0
 """Seconds one call may spend writing (ADAPTIVE_RAG_LOCAL_TIMEOUT overrides it)."""
 
 
+def _write(
+    client: Any, messages: list[dict[str, Any]], params: dict[str, Any], run_manager: Any
+) -> tuple[list[str], str | None, int]:
+    """Stream one completion (tokens to the run manager) within the timeout; hold the lock."""
+    limit = env_seconds("ADAPTIVE_RAG_LOCAL_TIMEOUT", DEFAULT_TIMEOUT)
+    deadline = time.monotonic() + limit  # the clock starts when the model is ours
+    parts: list[str] = []
+    finish = None
+    chunks = client.create_chat_completion(messages=messages, stream=True, **params)
+    for chunk in chunks:
+        if time.monotonic() > deadline:  # in-process: stop writing, like a timeout
+            chunks.close()
+            raise TimeoutError(
+                f"the local model wrote for more than {limit:g} s (ADAPTIVE_RAG_LOCAL_TIMEOUT)"
+            )
+        choice = chunk["choices"][0]
+        text = (choice.get("delta") or {}).get("content") or ""
+        if text:
+            parts.append(text)
+            if run_manager is not None:
+                piece = ChatGenerationChunk(message=AIMessageChunk(content=text))
+                run_manager.on_llm_new_token(text, chunk=piece)
+        finish = choice.get("finish_reason") or finish
+    prompt = max(int(client.n_tokens) - len(parts), 0)
+    return parts, finish, prompt
+
+
 def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
     """Load the embedded model with llama.cpp (one call at a time: it is not thread-safe)."""
     try:
@@ -146,8 +173,27 @@ def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
         from langchain_community.chat_models import ChatLlamaCpp  # noqa: PLC0415
     except ImportError as exc:
         raise LocalModelError(f"llama-cpp-python is not installed: {INSTALL_HINT}") from exc
+    path = model_path()
+    model: BaseChatModel = _serialised(ChatLlamaCpp)(
+        model_path=str(path),
+        n_ctx=n_ctx,
+        n_threads=max(1, min(os.cpu_count() or 2, 4)),
+        n_batch=256,
+        temperature=0.0,
+        max_tokens=max_tokens,
+        rope_freq_base=0.0,  # 0 = the model's own (1e6 for Qwen); the default 10000 breaks routing
+        streaming=False,  # _generate streams internally and reports usage itself
+        verbose=False,
+    )
+    # free llama.cpp before the interpreter tears down
+    atexit.register(model.client.close)  # type: ignore[attr-defined]
+    return model
 
-    class LockedChatLlamaCpp(ChatLlamaCpp):
+
+def _serialised(base: Any) -> Any:
+    """Return a ChatLlamaCpp subclass that serialises calls and counts its usage."""
+
+    class LockedChatLlamaCpp(base):  # type: ignore[misc]
         """ChatLlamaCpp that serialises calls, so parallel graph branches share one model."""
 
         def _generate(
@@ -160,31 +206,11 @@ def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
             """Generate token by token (so LangGraph can stream them) and count the usage."""
             params = {**self._get_parameters(stop), **kw}
             params.pop("stream", None)
-            parts: list[str] = []
-            finish = None
-            limit = env_seconds("ADAPTIVE_RAG_LOCAL_TIMEOUT", DEFAULT_TIMEOUT)
             with _LOCK:
-                deadline = time.monotonic() + limit  # the clock starts when the model is ours
-                chunks = self.client.create_chat_completion(
-                    messages=self._create_message_dicts(messages), stream=True, **params
+                parts, finish, prompt = _write(
+                    self.client, self._create_message_dicts(messages), params, run_manager
                 )
-                for chunk in chunks:
-                    if time.monotonic() > deadline:  # in-process: stop writing, like a timeout
-                        chunks.close()
-                        raise TimeoutError(
-                            f"the local model wrote for more than {limit:g} s"
-                            " (ADAPTIVE_RAG_LOCAL_TIMEOUT)"
-                        )
-                    choice = chunk["choices"][0]
-                    text = (choice.get("delta") or {}).get("content") or ""
-                    if text:
-                        parts.append(text)
-                        if run_manager is not None:
-                            piece = ChatGenerationChunk(message=AIMessageChunk(content=text))
-                            run_manager.on_llm_new_token(text, chunk=piece)
-                    finish = choice.get("finish_reason") or finish
-                completion = len(parts)  # llama.cpp streams one token per chunk
-                prompt = max(int(self.client.n_tokens) - completion, 0)
+            completion = len(parts)  # llama.cpp streams one token per chunk
             message = AIMessage(
                 content="".join(parts),
                 usage_metadata={
@@ -206,17 +232,4 @@ def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
             with _LOCK:
                 yield from super()._stream(messages, stop=stop, run_manager=run_manager, **kw)
 
-    path = model_path()
-    model = LockedChatLlamaCpp(
-        model_path=str(path),
-        n_ctx=n_ctx,
-        n_threads=max(1, min(os.cpu_count() or 2, 4)),
-        n_batch=256,
-        temperature=0.0,
-        max_tokens=max_tokens,
-        rope_freq_base=0.0,  # 0 = the model's own (1e6 for Qwen); the default 10000 breaks routing
-        streaming=False,  # _generate streams internally and reports usage itself
-        verbose=False,
-    )
-    atexit.register(model.client.close)  # free llama.cpp before the interpreter tears down
-    return model
+    return LockedChatLlamaCpp
