@@ -16,8 +16,9 @@ from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
+# "news" only in lower case: "Fox News", "Sporting News" name a publisher, not today's news
 _REALTIME = re.compile(
-    r"\b(today|tonight|right now|currently|latest|breaking|this (week|morning|month)|news"
+    r"\b(today|tonight|right now|currently|latest|breaking|this (week|morning|month)|(?-i:news)"
     r"|weather|forecast|stock price|share price|exchange rate|live score)\b"
     r"|今天|今日|现在|目前|最新|实时|新闻|天气|股价|汇率|比分",
     re.IGNORECASE,

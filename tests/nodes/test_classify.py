@@ -51,6 +51,7 @@ def test_rules_are_sure_of_clear_cases(question: str, history: bool, expected: s
         "Who wrote the employee handbook's travel policy?",
         "Zephyr X2 保修期是多久？",
         "How long does it take to boil?",  # no history: not a follow-up, left to the model
+        "Did the Sporting News article say the Bears won?",  # a publisher, not the news
     ],
 )
 def test_rules_leave_doubtful_cases_to_the_model(question: str) -> None:
