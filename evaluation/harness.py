@@ -22,6 +22,7 @@ from adaptive_rag.graph.builder import build_graph
 from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.nodes.finalize import confidence_features
 from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.state import COUNTERS
 from adaptive_rag.services import Services
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -185,19 +186,7 @@ def run_one(
         "route_method": route.get("method", "-"),
         "used_doc_ids": used_ids,
         "seconds": round(seconds, 3),
-        **{
-            k: diag[k]
-            for k in (
-                "model_calls",
-                "tokens_in",
-                "tokens_out",
-                "retrievals",
-                "web_searches",
-                "rewrites",
-                "regenerations",
-                "generations",
-            )
-        },
+        **{k: diag[k] for k in COUNTERS},
         "steps": diag["steps"],
         "notes": diag["notes"],
     }

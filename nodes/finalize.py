@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from adaptive_rag.core.calibration import calibrated, load_calibration
 from adaptive_rag.core.language import language_of
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.state import REJECTED, Decline, Diagnostics, State, verdict_score
+from adaptive_rag.schema.state import COUNTERS, REJECTED, Decline, Diagnostics, State, verdict_score
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
@@ -140,18 +140,14 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> dic
         # the documents looked at stay listed (uncited), so the user can check the decline
         sources = [{**s, "cited": False} for s in (state.get("sources") or sources)]
     steps = [*(state.get("steps") or []), "finalize"]
-    diagnostics = Diagnostics(
-        steps=steps,
-        retrievals=state.get("retrievals", 0),
-        generations=state.get("generations", 0),
-        rewrites=state.get("rewrites", 0),
-        regenerations=state.get("regenerations", 0),
-        web_searches=state.get("web_searches", 0),
-        model_calls=state.get("model_calls", 0),
-        tokens_in=state.get("tokens_in", 0),
-        tokens_out=state.get("tokens_out", 0),
-        notes=list(state.get("notes") or []),
-        hops=list(state.get("hops") or []),
+    diagnostics = cast(
+        Diagnostics,
+        {
+            "steps": steps,
+            **{name: state.get(name, 0) for name in COUNTERS},
+            "notes": list(state.get("notes") or []),
+            "hops": list(state.get("hops") or []),
+        },
     )
     return {
         "steps": "finalize",

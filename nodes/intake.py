@@ -9,7 +9,7 @@ from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import language_of
 from adaptive_rag.providers.chat import message_text
 from adaptive_rag.schema.context import Context, context_of
-from adaptive_rag.schema.state import REJECTED, RESET, State
+from adaptive_rag.schema.state import COUNTERS, REJECTED, RESET, State
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
@@ -109,20 +109,8 @@ def _fresh_turn(ctx: Context, services: Services) -> dict[str, Any]:
         "best_answer": "",
         "best_score": -1,
         "best_sources": [],
-        **{name: RESET for name in _COUNTERS},
+        **{name: RESET for name in COUNTERS},
         "steps": [RESET, "intake"],
         "notes": RESET,
         "failures": RESET,
     }
-
-
-_COUNTERS = (
-    "retrievals",
-    "generations",
-    "rewrites",
-    "regenerations",
-    "web_searches",
-    "model_calls",
-    "tokens_in",
-    "tokens_out",
-)

@@ -36,6 +36,18 @@ DeclineReason = Literal[
     "needs_clarification",
 ]
 
+COUNTERS = (
+    "retrievals",
+    "generations",
+    "rewrites",
+    "regenerations",
+    "web_searches",
+    "model_calls",
+    "tokens_in",
+    "tokens_out",
+)
+"""The run's counters: State fields that add up within a turn, reported in Diagnostics."""
+
 REJECTED = "rejected_input"
 """Name on the messages of a turn whose input was refused; history leaves them out."""
 
