@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from adaptive_rag.evaluation.metrics import ranking_scores
 
 Record = dict[str, Any]
 BOOTSTRAP_SAMPLES = 10_000
@@ -50,21 +51,12 @@ def quality(rs: list[Record]) -> dict[str, Any]:
 
 def retrieval(rs: list[Record]) -> dict[str, float]:
     """Hit@4, AllGold@4 and MRR@10 of the documents each answer used."""
-    scored = [r for r in rs if not r["impossible"] and r["gold_doc_ids"]]
-
-    def mrr(r: Record) -> float:
-        ids = r["used_doc_ids"][:10]
-        return next((1 / (i + 1) for i, d in enumerate(ids) if d in r["gold_doc_ids"]), 0.0)
-
-    return {
-        "hit@4": mean(
-            [float(bool(set(r["used_doc_ids"][:4]) & set(r["gold_doc_ids"]))) for r in scored]
-        ),
-        "allgold@4": mean(
-            [float(set(r["gold_doc_ids"]) <= set(r["used_doc_ids"][:4])) for r in scored]
-        ),
-        "mrr@10": mean([mrr(r) for r in scored]),
-    }
+    scored = [
+        ranking_scores(r["used_doc_ids"], set(r["gold_doc_ids"]))
+        for r in rs
+        if not r["impossible"] and r["gold_doc_ids"]
+    ]
+    return {key: mean([s[key] for s in scored]) for key in ("hit@4", "allgold@4", "mrr@10")}
 
 
 def cost(rs: list[Record]) -> dict[str, Any]:

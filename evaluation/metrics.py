@@ -1,4 +1,4 @@
-"""Answer metrics: normalised exact match and token F1 (Chinese compared by character)."""
+"""Metrics: answers (exact match, token F1, containment; Chinese by character) and rankings."""
 
 from __future__ import annotations
 
@@ -64,3 +64,15 @@ def contains(prediction: str, golds: list[str]) -> float:
         if any(pred[i : i + width] == ref for i in range(len(pred) - width + 1)):
             return 1.0
     return 0.0
+
+
+def ranking_scores(ranked: list[str], gold: set[str]) -> dict[str, float]:
+    """Hit@4, Hit@10, AllGold@4, AllGold@10 and MRR@10 of a ranked list of document ids."""
+    rr = next((1.0 / (i + 1) for i, d in enumerate(ranked[:10]) if d in gold), 0.0)
+    return {
+        "hit@4": float(bool(gold & set(ranked[:4]))),
+        "hit@10": float(bool(gold & set(ranked[:10]))),
+        "allgold@4": float(gold <= set(ranked[:4])),
+        "allgold@10": float(gold <= set(ranked[:10])),
+        "mrr@10": rr,
+    }

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 import numpy as np
 from adaptive_rag.evaluation.data import corpus_to_jsonl, retrieval_sets
+from adaptive_rag.evaluation.metrics import ranking_scores
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 
@@ -22,18 +23,6 @@ def ranked_doc_ids(retriever: HybridRetriever, question: str) -> list[str]:
     """Return unique document ids in rank order (chunks of one document count once)."""
     docs = retriever.invoke(question)
     return list(dict.fromkeys(str(d.metadata.get("doc_id")) for d in docs))
-
-
-def score(ranked: list[str], gold: set[str]) -> dict[str, float]:
-    """Hit@4, Hit@10, AllGold@4, AllGold@10 and MRR@10 for one question."""
-    rr = next((1.0 / (i + 1) for i, d in enumerate(ranked[:10]) if d in gold), 0.0)
-    return {
-        "hit@4": float(bool(gold & set(ranked[:4]))),
-        "hit@10": float(bool(gold & set(ranked[:10]))),
-        "allgold@4": float(gold <= set(ranked[:4])),
-        "allgold@10": float(gold <= set(ranked[:10])),
-        "mrr@10": rr,
-    }
 
 
 def recall_table(limit: int, embedding_model: str, seed: int = 7) -> list[dict[str, Any]]:
@@ -58,7 +47,7 @@ def recall_table(limit: int, embedding_model: str, seed: int = 7) -> list[dict[s
                     t0 = time.perf_counter()
                     ranked = ranked_doc_ids(retriever, q["question"])
                     latencies.append(time.perf_counter() - t0)
-                    per_q.append(score(ranked, set(q["gold_doc_ids"])))
+                    per_q.append(ranking_scores(ranked, set(q["gold_doc_ids"])))
                 row = {"dataset": dataset.name, "mode": mode, "questions": len(per_q)}
                 row.update({m: round(statistics.mean(s[m] for s in per_q), 3) for m in per_q[0]})
                 row["median_ms"] = round(1000 * statistics.median(latencies), 1)
@@ -157,7 +146,7 @@ def expansion_table(
                 calls += int(update.get("model_calls", 0))
                 docs = [d for d in update["documents"] if not isinstance(d, str)]
                 ranked = list(dict.fromkeys(str(d.metadata.get("doc_id")) for d in docs))
-                per_q.append(score(ranked, set(q["gold_doc_ids"])))
+                per_q.append(ranking_scores(ranked, set(q["gold_doc_ids"])))
             row = {
                 "dataset": dataset.name,
                 "retrieval": label,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adaptive_rag.evaluation.metrics import exact_match, f1, tokens
-from adaptive_rag.evaluation.retrieval_bench import score
+from adaptive_rag.evaluation.metrics import ranking_scores as score
 
 
 def test_normalisation() -> None:
