@@ -7,26 +7,12 @@ from typing import Any
 from adaptive_rag.core.citations import cited_numbers, without_citations
 from adaptive_rag.core.language import answers_in, language_of
 from adaptive_rag.evaluation.metrics import contains, exact_match, f1
-from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
-from adaptive_rag.prompts import generate as generate_prompts
-
-_NOTES = (
-    UNVERIFIED_NOTE,
-    *generate_prompts.DIRECT_NOTE.values(),
-    *generate_prompts.GENERAL_KNOWLEDGE_NOTE.values(),
-)
-_WEB_NOTES = tuple(
-    n.split("(")[0].split("（")[0] for n in generate_prompts.WEB_UNAVAILABLE_NOTE.values()
-)
 
 
-def answer_text(answer: str) -> str:
-    """Strip the notes the agent adds for users and the citations: only the answer is scored."""
-    kept = [
-        block.strip()
-        for block in answer.split("\n\n")
-        if block.strip() and block.strip() not in _NOTES and not block.startswith(_WEB_NOTES)
-    ]
+def answer_text(answer: str, notices: list[str] | tuple[str, ...] = ()) -> str:
+    """Strip the output's notices (typed, not matched from prompt texts) and the citations."""
+    shown = {n.strip() for n in notices}
+    kept = [block.strip() for block in answer.split("\n\n") if block.strip() not in shown]
     return without_citations(" ".join(kept))
 
 
@@ -37,7 +23,7 @@ def score(out: dict[str, Any], q: dict[str, Any]) -> dict[str, Any]:
     an answer that contains a gold answer (Acc), so a decline is never right there.
     """
     declined = not out.get("answerable", True)
-    text = answer_text(out.get("answer") or "")
+    text = answer_text(out.get("answer") or "", out.get("notices") or [])
     if q["impossible"]:
         right = float(declined)
         acc = em = f1_score = right

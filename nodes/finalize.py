@@ -94,24 +94,29 @@ GROUNDED = 2
 """verdict_score of a grounded answer: below it, an answer is declined rather than returned."""
 
 
-def settle(state: State) -> tuple[str, list[Any], Decline | None]:
-    """Return the answer, its sources and the decline (if any) this turn ends with."""
+def settle(state: State) -> tuple[str, list[Any], Decline | None, bool]:
+    """Return the answer, its sources, the decline (if any), and whether it is left unverified."""
     answer, sources = state.get("answer") or "", list(state.get("sources") or [])
     check, declined = state.get("check"), state.get("decline")
     best, best_score = state.get("best_answer") or "", state.get("best_score", -1)
     best_sources = list(state.get("best_sources") or [])
     if state.get("error"):
-        return state["error"], [], Decline(reason="invalid_input", detail=state["error"])
+        return state["error"], [], Decline(reason="invalid_input", detail=state["error"]), False
     if state.get("clarification"):
         detail = "the question refers to something the conversation does not hold"
-        return state["clarification"], [], Decline(reason="needs_clarification", detail=detail)
+        return (
+            state["clarification"],
+            [],
+            Decline(reason="needs_clarification", detail=detail),
+            False,
+        )
     if declined or state.get("mode") == "none":
         # a later attempt found nothing (or failed): an earlier grounded answer is still better
         if best and best_score >= GROUNDED:
-            return f"{best}\n\n{UNVERIFIED_NOTE}", best_sources, None
-        return answer, sources, declined
+            return f"{best}\n\n{UNVERIFIED_NOTE}", best_sources, None, True
+        return answer, sources, declined, False
     if check is None or passed(state):
-        return answer, sources, None
+        return answer, sources, None, False
     if best and best_score > verdict_score(check):
         answer, sources = best, best_sources
     if check["parsed"] and max(best_score, verdict_score(check)) < GROUNDED:
@@ -121,22 +126,26 @@ def settle(state: State) -> tuple[str, list[Any], Decline | None]:
             Decline(
                 reason="unsupported", detail=check["feedback"] or "the self-check found no support"
             ),
+            False,
         )
-    return f"{answer}\n\n{UNVERIFIED_NOTE}", sources, None
+    return f"{answer}\n\n{UNVERIFIED_NOTE}", sources, None, True
 
 
 def finalize(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
     """Return the checked answer, the best one so far marked unverified, or an honest decline."""
-    answer, sources, decline = settle(state)
+    answer, sources, decline, unverified = settle(state)
+    notices = [*(state.get("notices") or []), *([UNVERIFIED_NOTE] if unverified else [])]
     language = state.get("language") or language_of(state.get("query") or "")
     answerable = decline is None
     if decline and decline["reason"] in prompts.DECLINE[language]:
         answer = prompts.DECLINE[language][decline["reason"]]
+        notices = []
         route = state.get("route")
         if route and route["category"] == "realtime" and state.get("web_status") != "ok":
             reason = state.get("web_status") or "web search unavailable"
             note = prompts.WEB_UNAVAILABLE_NOTE[language].format(reason=reason)
             answer = f"{note}\n\n{answer}"
+            notices = [note]
         # the documents looked at stay listed (uncited), so the user can check the decline
         sources = [{**s, "cited": False} for s in (state.get("sources") or sources)]
     steps = [*(state.get("steps") or []), "finalize"]
@@ -159,6 +168,7 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> dic
         "verified": passed(state) and answerable,
         "answerable": answerable,
         "decline": decline,
+        "notices": notices,
         "language": language,
         "diagnostics": diagnostics,
         "messages": [AIMessage(content=answer, name=REJECTED if state.get("error") else None)],

@@ -110,7 +110,7 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
             if state.get("rejected")
             else Decline(reason="no_documents", detail="the knowledge base returned no documents")
         )
-        update.update(decline=decline, answer="", sources=[])
+        update.update(decline=decline, answer="", sources=[], notices=[])
         return update
     update["generations"] = 1
     check = state.get("check")
@@ -134,7 +134,9 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
             problem = _problem(answer, language, bool(docs))
     except Exception as exc:
         reason = f"the model failed ({describe(exc)})"
-        update.update(answer=prompts.FAILED_ANSWER.format(reason=reason), mode="none", sources=[])
+        update.update(
+            answer=prompts.FAILED_ANSWER.format(reason=reason), mode="none", sources=[], notices=[]
+        )
         update.update(failed("generate", "model", exc, "no answer"))
         return update
     if docs and declines_itself(answer):
@@ -149,7 +151,9 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
         answer = ""
     elif problem == "language":
         update["notes"] = f"generate: the answer is not in {language_name(language)}"
-    update["answer"] = _with_notes(answer, mode, state, language) if answer else ""
+    before, after = _notices(mode, state, language) if answer else ([], [])
+    update["answer"] = "\n\n".join([*before, answer, *after]) if answer else ""
+    update["notices"] = [*before, *after]
     update["sources"] = sources_for(answer, docs) if docs else []
     return update
 
@@ -215,15 +219,15 @@ def declines_itself(answer: str) -> bool:
     return prompts.NO_ANSWER in answer.upper().replace(" ", "_")
 
 
-def _with_notes(answer: str, mode: GenerationMode, state: State, language: Language) -> str:
-    """Say plainly when the answer did not come from the knowledge base or the web."""
+def _notices(mode: GenerationMode, state: State, language: Language) -> tuple[list[str], list[str]]:
+    """Say plainly (before and after the answer) when it is not from the knowledge base or web."""
     route = state.get("route")
-    lines = []
+    before = []
     if route and route["category"] == "realtime" and state.get("web_status") != "ok":
         reason = state.get("web_status") or "web search unavailable"
-        lines.append(prompts.WEB_UNAVAILABLE_NOTE[language].format(reason=reason))
+        before.append(prompts.WEB_UNAVAILABLE_NOTE[language].format(reason=reason))
     if mode == "fallback":
-        lines.append(prompts.GENERAL_KNOWLEDGE_NOTE[language])
+        before.append(prompts.GENERAL_KNOWLEDGE_NOTE[language])
     elif mode == "direct":
-        return f"{answer}\n\n{prompts.DIRECT_NOTE[language]}"
-    return "\n\n".join([*lines, answer])
+        return [], [prompts.DIRECT_NOTE[language]]
+    return before, []

@@ -105,6 +105,7 @@ def _fresh_turn(ctx: Context, services: Services) -> dict[str, Any]:
         "decline": None,
         "answer": "",
         "sources": [],
+        "notices": [],
         "check": None,
         "best_answer": "",
         "best_score": -1,

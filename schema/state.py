@@ -189,6 +189,9 @@ class OutputState(TypedDict, total=False):
     """What the answer relied on."""
     route: Route | None
     """The question's classification and why."""
+    notices: list[str]
+    """What the answer says about itself, as shown inside `answer` (from general knowledge, web
+    unreachable, unverified): a client can show them apart, an eval can score without them."""
     confidence: float
     """0-1, from grading and self-check; low means check before trusting."""
     verified: bool

@@ -45,8 +45,13 @@ def test_a_decline_is_read_from_the_typed_field_never_the_text() -> None:
 
 def test_notes_and_citations_are_not_scored() -> None:
     answer = f"From Normandy [1].\n\n{UNVERIFIED_NOTE}"
-    assert answer_text(answer) == "From Normandy ."
-    out = {"answer": answer, "answerable": True, "sources": [{"id": 1, "cited": True}]}
+    assert answer_text(answer, [UNVERIFIED_NOTE]) == "From Normandy ."
+    out = {
+        "answer": answer,
+        "notices": [UNVERIFIED_NOTE],
+        "answerable": True,
+        "sources": [{"id": 1, "cited": True}],
+    }
     scored = score(out, _q())
     assert scored["acc"] == 1.0 and scored["cited"] and scored["citations_valid"]
     assert scored["language_ok"]
