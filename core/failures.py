@@ -60,10 +60,17 @@ def _openai_network_error(exc: BaseException) -> bool:
     return isinstance(error, type) and isinstance(exc, error)
 
 
-def failed(node: str, part: Part, exc: BaseException, then: str) -> dict[str, Any]:
-    """Return the state update a node adds when a call fails: a typed failure and a note."""
+class FailureNote(TypedDict):
+    """A failure and its note, as a node adds them to its state update."""
+
+    failure: Failure
+    note: str
+
+
+def failed(node: str, part: Part, exc: BaseException, then: str) -> FailureNote:
+    """Describe a failed call: a typed failure, and a redacted note of what the run did instead."""
     message = describe(exc)
-    return {
-        "failures": [Failure(node=node, kind=kind_of(part, exc), message=message)],
-        "notes": f"{node}: {part} failed ({message}); {then}",
-    }
+    return FailureNote(
+        failure=Failure(node=node, kind=kind_of(part, exc), message=message),
+        note=f"{node}: {part} failed ({message}); {then}",
+    )

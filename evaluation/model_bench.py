@@ -20,6 +20,7 @@ from adaptive_rag.nodes.rewrite_with_history import rewrite_with_history
 from adaptive_rag.nodes.self_check import self_check
 from adaptive_rag.providers.local_model import load_local_model
 from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, HumanMessage
@@ -37,15 +38,13 @@ class Task:
         self.failures = 0
         self.quality: list[float] = []
 
-    def run(
-        self, node: Callable[..., dict[str, Any]], state: dict[str, Any], services: Services
-    ) -> dict[str, Any]:
+    def run(self, node: Callable[..., Update], state: dict[str, Any], services: Services) -> Update:
         """Call a node once and record what it cost."""
         started = time.perf_counter()
         update = node(state, Runtime(context=Context()), services)
         self.seconds.append(time.perf_counter() - started)
-        self.tokens_in.append(int(update.get("tokens_in", 0)))
-        self.tokens_out.append(int(update.get("tokens_out", 0)))
+        self.tokens_in.append(int(update.get("tokens_in") or 0))
+        self.tokens_out.append(int(update.get("tokens_out") or 0))
         return update
 
     def row(self) -> dict[str, Any]:
@@ -87,7 +86,8 @@ def _classify(services: Services, rng: random.Random, limit: int) -> Task:
     for row in rows[:limit]:
         q = row["question"]
         update = task.run(classify, {"standalone": q, "query": q, "messages": []}, services)
-        route = update["route"]
+        route = update.get("route")
+        assert route is not None, "classify always decides a route"
         task.failures += route["method"] == "default"
         task.quality.append(float(route["category"] == LABELS[row["label"]]))
     return task
@@ -127,7 +127,8 @@ def _grade_generate_check(services: Services, rng: random.Random, limit: int) ->
         gen.failures += answer.get("mode") == "none"
         gen.quality.append(f1(answer["answer"], q["answers"]))
         state = {**state, "answer": answer["answer"], "sources": answer.get("sources", [])}
-        verdict = check.run(self_check, state, services)["check"]
+        verdict = check.run(self_check, state, services).get("check")
+        assert verdict is not None, "self_check always gives a verdict"
         check.failures += not verdict["parsed"]
         check.quality.append(float(verdict["grounded"] and verdict["answers_question"]))
     return [grade, gen, check]
@@ -158,6 +159,7 @@ def _decompose(services: Services, rng: random.Random, limit: int) -> Task:
     rng.shuffle(rows)
     for row in rows[:limit]:
         update = task.run(decompose, {"standalone": row["query"]}, services)
-        task.failures += any(f["kind"] == "model_output" for f in update.get("failures") or [])
+        failures = [f for f in update.get("failures") or [] if isinstance(f, dict)]
+        task.failures += any(f["kind"] == "model_output" for f in failures)
         task.quality.append(float(2 <= len(update.get("sub_questions") or []) <= 4))
     return task

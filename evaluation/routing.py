@@ -37,7 +37,8 @@ def run_routing(
     for row in tqdm(rows, desc="routing", disable=not progress):
         state: Any = {"standalone": row["question"], "query": row["question"], "messages": []}
         started = time.perf_counter()
-        route = classify(state, runtime, services)["route"]
+        route = classify(state, runtime, services).get("route")
+        assert route is not None, "classify always decides a route"
         seconds.append(time.perf_counter() - started)
         methods[route["method"]] += 1
         confusion[LABELS[row["label"]]][route["category"]] += 1

@@ -23,6 +23,7 @@ from adaptive_rag.nodes.transform_query import transform_query
 from adaptive_rag.nodes.web_search import web_search
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.state import InputState, OutputState, State, SubQuestionState
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -32,13 +33,13 @@ from langgraph.types import Checkpointer
 RECURSION_LIMIT = 200
 """A backstop only: every loop already ends on its own budget well before this."""
 
-Node = Callable[[Any, Runtime[Context], Services], dict[str, Any]]
+Node = Callable[[Any, Runtime[Context], Services], Update]
 
 
-def bind(node: Node, services: Services) -> Callable[..., dict[str, Any]]:
+def bind(node: Node, services: Services) -> Callable[..., Update]:
     """Give a node the graph's services while LangGraph injects state and runtime."""
 
-    def run(state: Any, runtime: Runtime[Context]) -> dict[str, Any]:
+    def run(state: Any, runtime: Runtime[Context]) -> Update:
         return node(state, runtime, services)
 
     run.__name__ = node.__name__

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from adaptive_rag.prompts import clarify as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.state import State
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
@@ -26,11 +26,11 @@ def combine(question: str, reply: str) -> str:
     return f"{question} ({reply})"
 
 
-def clarify(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+def clarify(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Interrupt for a clarification when the run can be resumed; else ask it as the answer."""
     question = state.get("query") or ""
     ask = prompts.ASK_ZH if _CJK.search(question) else prompts.ASK_EN
-    update: dict[str, Any] = {"steps": "clarify", "clarified": True}
+    update: Update = {"steps": "clarify", "clarified": True}
     resumable = bool((get_config().get("configurable") or {}).get("thread_id"))
     if not resumable:  # no checkpointer thread to resume: the next turn answers it as a follow-up
         update["clarification"] = ask
@@ -39,5 +39,5 @@ def clarify(state: State, runtime: Runtime[Context], services: Services) -> dict
     standalone = combine(
         question, str(reply if not isinstance(reply, dict) else reply.get("answer", ""))
     )
-    update.update(standalone=standalone, search_query=standalone, history_rewritten=True)
+    update.update({"standalone": standalone, "search_query": standalone, "history_rewritten": True})
     return update

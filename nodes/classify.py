@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from adaptive_rag.core.failures import failed
 from adaptive_rag.core.shape import has_parts, nested_reference
 from adaptive_rag.knowledge.sources import retrieve
+from adaptive_rag.nodes.calling import ask
 from adaptive_rag.prompts import classify as prompts
-from adaptive_rag.providers.chat import call_model, resolve_model_spec
+from adaptive_rag.providers.chat import resolve_model_spec
 from adaptive_rag.schema.context import Context, context_of
-from adaptive_rag.schema.state import Category, Route, State, has_history
+from adaptive_rag.schema.state import RESET, Category, Route, State, has_history
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -104,19 +104,19 @@ def parse_category(text: str) -> Category | None:
     return word  # type: ignore[return-value]
 
 
-def classify(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+def classify(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Classify the standalone question; on any doubt or failure, choose retrieval."""
     update = _classify(state, runtime, services)
-    runtime.stream_writer({"step": "classify", **update["route"]})
+    runtime.stream_writer({"step": "classify", **(update.get("route") or {})})
     return update
 
 
-def _classify(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+def _classify(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Decide the route: rules, then the cache, then the fast model (unsure means retrieve)."""
     ctx = context_of(runtime)
     question = state.get("standalone") or state.get("query") or ""
     settled = bool(state.get("history_rewritten") or state.get("clarified"))
-    update: dict[str, Any] = {"steps": "classify"}
+    update: Update = {"steps": "classify"}
     ruled = classify_by_rules(question, has_history(state), follow_up=not settled)
     if ruled:
         update["route"] = Route(category=ruled[0], reason=ruled[1], method="rule")
@@ -128,22 +128,17 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> di
         if cached[0] == "general":
             _unless_the_kb_knows(question, ctx, services, update)
         return update
-    try:
-        reply = call_model(
-            services.fast(ctx),
-            [
-                SystemMessage(prompts.SYSTEM.format(kb_description=ctx.kb_description)),
-                HumanMessage(prompts.USER.format(question=question)),
-            ],
-        )
-    except Exception as exc:  # model down or misconfigured: retrieve, the safe default
+    messages = [
+        SystemMessage(prompts.SYSTEM.format(kb_description=ctx.kb_description)),
+        HumanMessage(prompts.USER.format(question=question)),
+    ]
+    text = ask(update, "classify", services.fast, ctx, messages, "retrieving")
+    if text is None:  # model down or misconfigured: retrieve, the safe default
         update["route"] = Route(
             category="simple", reason="classifier unavailable", method="default"
         )
-        update.update(failed("classify", "model", exc, "retrieving"))
         return update
-    update.update(reply.usage())
-    category = parse_category(reply.text)
+    category = parse_category(text)
     if category is None:
         update["route"] = Route(category="simple", reason="unsure, so retrieve", method="default")
         return update
@@ -161,13 +156,12 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> di
     return update
 
 
-def _unless_the_kb_knows(
-    question: str, ctx: Context, services: Services, update: dict[str, Any]
-) -> None:
+def _unless_the_kb_knows(question: str, ctx: Context, services: Services, update: Update) -> None:
     """Retrieve after all when keyword and vector search agree on a document for the question.
 
     One search, no model call: a 'general' verdict is only trusted for what the knowledge base
-    does not clearly hold (missing a needed retrieval costs more than an extra one).
+    does not clearly hold (missing a needed retrieval costs more than an extra one). The
+    documents it found stay in state, so retrieve does not search the same query again.
     """
     try:
         docs = retrieve(services.kb(ctx), question, ctx.k)
@@ -180,3 +174,5 @@ def _unless_the_kb_knows(
             reason="model said 'general', but the knowledge base clearly holds it",
             method="model",
         )
+        update["documents"] = [RESET, *docs]
+        update["searched"] = question

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from adaptive_rag.core.calibration import calibrated, load_calibration
 from adaptive_rag.core.language import language_of
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.state import COUNTERS, REJECTED, Decline, Diagnostics, State, verdict_score
+from adaptive_rag.schema.state import (
+    COUNTERS,
+    REJECTED,
+    Decline,
+    Diagnostics,
+    Source,
+    State,
+    verdict_score,
+)
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
@@ -94,7 +103,7 @@ GROUNDED = 2
 """verdict_score of a grounded answer: below it, an answer is declined rather than returned."""
 
 
-def settle(state: State) -> tuple[str, list[Any], Decline | None, bool]:
+def settle(state: State) -> tuple[str, list[Source], Decline | None, bool]:
     """Return the answer, its sources, the decline (if any), and whether it is left unverified."""
     answer, sources = state.get("answer") or "", list(state.get("sources") or [])
     check, declined = state.get("check"), state.get("decline")
@@ -131,7 +140,7 @@ def settle(state: State) -> tuple[str, list[Any], Decline | None, bool]:
     return f"{answer}\n\n{UNVERIFIED_NOTE}", sources, None, True
 
 
-def finalize(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+def finalize(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Return the checked answer, the best one so far marked unverified, or an honest decline."""
     answer, sources, decline, unverified = settle(state)
     notices = [*(state.get("notices") or []), *([UNVERIFIED_NOTE] if unverified else [])]
@@ -147,7 +156,7 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> dic
             answer = f"{note}\n\n{answer}"
             notices = [note]
         # the documents looked at stay listed (uncited), so the user can check the decline
-        sources = [{**s, "cited": False} for s in (state.get("sources") or sources)]
+        sources = [Source(**{**s, "cited": False}) for s in (state.get("sources") or sources)]
     steps = [*(state.get("steps") or []), "finalize"]
     diagnostics = cast(
         Diagnostics,

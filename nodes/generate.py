@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from adaptive_rag.core.citations import CITATION, cited_numbers, says_nothing, tidy
 from adaptive_rag.core.documents import doc_key
-from adaptive_rag.core.failures import failed
 from adaptive_rag.core.language import Language, answers_in, language_name, language_of
-from adaptive_rag.core.secrets import describe
 from adaptive_rag.knowledge.sources import (
     fuse_documents,
     merge_by_document,
     reading_messages,
     title_of,
 )
+from adaptive_rag.nodes.calling import ask, note
 from adaptive_rag.prompts import generate as prompts
-from adaptive_rag.providers.chat import add_usage, call_model
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.state import (
     RESET,
@@ -30,6 +27,7 @@ from adaptive_rag.schema.state import (
     SubAnswer,
     describe_hops,
 )
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -97,48 +95,40 @@ def choose_mode(state: State) -> GenerationMode:
     return "fallback"
 
 
-def generate(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+def generate(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Answer; a model failure yields an honest 'could not answer', never an exception."""
     ctx = context_of(runtime)
     question = state.get("standalone") or ""
     language = state.get("language") or language_of(question)
     mode = choose_mode(state)
-    update: dict[str, Any] = {"steps": "generate", "mode": mode, "decline": None}
+    update: Update = {"steps": "generate", "mode": mode, "decline": None}
     if mode == "fallback" and not ctx.allow_general_knowledge:
         decline = (
             Decline(reason="no_relevant_documents", detail="every document found was irrelevant")
             if state.get("rejected")
             else Decline(reason="no_documents", detail="the knowledge base returned no documents")
         )
-        update.update(decline=decline, answer="", sources=[], notices=[])
+        update.update({"decline": decline, "answer": "", "sources": [], "notices": []})
         return update
     update["generations"] = 1
     check = state.get("check")
     if check is not None and not check["grounded"]:  # any mode: a synthesis is rewritten too
         update["regenerations"] = 1
     docs, messages = _prompt(state, ctx, mode, language, update)
-    try:
-        reply = call_model(services.chat(ctx), messages)
-        update.update(reply.usage())
-        answer = tidy(reply.text)
-        problem = _problem(answer, language, bool(docs))
-        spent = state.get("regenerations", 0) + update.get("regenerations", 0)
-        if problem and spent < ctx.max_regenerations:  # one retry, in the same conversation
-            cue = prompts.RETRY[problem].format(language=language_name(language))
-            retry = call_model(
-                services.chat(ctx), [*messages, AIMessage(reply.text), HumanMessage(cue)]
-            )
-            add_usage(update, retry)
-            update["regenerations"] = update.get("regenerations", 0) + 1
-            answer = tidy(retry.text)
-            problem = _problem(answer, language, bool(docs))
-    except Exception as exc:
-        reason = f"the model failed ({describe(exc)})"
+    written = _write(state, ctx, services, messages, bool(docs), update)
+    if written is None:
+        failures = [f for f in update.get("failures") or [] if not isinstance(f, str)]
+        reason = f"the model failed ({failures[-1]['message'] if failures else 'no reply'})"
         update.update(
-            answer=prompts.FAILED_ANSWER.format(reason=reason), mode="none", sources=[], notices=[]
+            {
+                "answer": prompts.FAILED_ANSWER.format(reason=reason),
+                "mode": "none",
+                "sources": [],
+                "notices": [],
+            }
         )
-        update.update(failed("generate", "model", exc, "no answer"))
         return update
+    answer, problem = written
     if docs and declines_itself(answer):
         update["decline"] = Decline(
             reason="not_in_sources", detail="the model found no answer in the documents"
@@ -150,7 +140,7 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
         )
         answer = ""
     elif problem == "language":
-        update["notes"] = f"generate: the answer is not in {language_name(language)}"
+        note(update, f"generate: the answer is not in {language_name(language)}")
     before, after = _notices(mode, state, language) if answer else ([], [])
     update["answer"] = "\n\n".join([*before, answer, *after]) if answer else ""
     update["notices"] = [*before, *after]
@@ -158,8 +148,40 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> dic
     return update
 
 
+def _write(
+    state: State,
+    ctx: Context,
+    services: Services,
+    messages: list[BaseMessage],
+    from_sources: bool,
+    update: Update,
+) -> tuple[str, str | None] | None:
+    """Write the answer, and once more if it is empty or in another language (within budget).
+
+    Returns the answer and what is still wrong with it, or None when the model failed.
+    """
+    language = state.get("language") or "en"
+    text = ask(update, "generate", services.chat, ctx, messages, "no answer")
+    if text is None:
+        return None
+    answer = tidy(text)
+    problem = _problem(answer, language, from_sources)
+    spent = state.get("regenerations", 0) + int(update.get("regenerations") or 0)
+    if problem and spent < ctx.max_regenerations:
+        cue = HumanMessage(prompts.RETRY[problem].format(language=language_name(language)))
+        retry = ask(
+            update, "generate", services.chat, ctx, [*messages, AIMessage(text), cue], "no answer"
+        )
+        if retry is None:
+            return None
+        update["regenerations"] = int(update.get("regenerations") or 0) + 1
+        answer = tidy(retry)
+        problem = _problem(answer, language, from_sources)
+    return answer, problem
+
+
 def _prompt(
-    state: State, ctx: Context, mode: GenerationMode, language: Language, update: dict[str, Any]
+    state: State, ctx: Context, mode: GenerationMode, language: Language, update: Update
 ) -> tuple[list[Document], list[BaseMessage]]:
     """Return the documents shown and the messages for this mode (sources first)."""
     question = state.get("standalone") or ""

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from adaptive_rag.core.failures import failed
 from adaptive_rag.knowledge.sources import reading_messages
+from adaptive_rag.nodes.calling import ask_json, note
 from adaptive_rag.prompts import grade_documents as prompts
-from adaptive_rag.providers.chat import call_model, parse_json
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.state import RESET, Relevance, State
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
@@ -33,28 +33,31 @@ def crag_verdict(scores: list[float], correct: float, incorrect: float) -> Relev
     return "ambiguous"
 
 
-def grade_documents(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+def grade_documents(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Keep documents scoring at least the lower threshold; unreadable grades keep them all."""
     ctx = context_of(runtime)
     docs = list(state.get("documents") or [])
-    update: dict[str, Any] = {"steps": "grade_documents", "graded": True}
+    update: Update = {"steps": "grade_documents", "graded": True}
     if not docs:  # documents rejected by an earlier search this turn stay on record
-        update.update(relevance="incorrect", doc_scores=[])
+        update.update({"relevance": "incorrect", "doc_scores": []})
         return update
     scores: list[float] | None = None
-    try:
-        task = prompts.TASK.format(question=state.get("standalone") or "", count=len(docs))
-        reply = call_model(services.fast(ctx), reading_messages(docs, task), Grades)
-        update.update(reply.usage())
-        raw = parse_json(reply.text, Grades).grades
-        if len(raw) == len(docs):
-            scores = [SCORES[label] for label in raw]
-        else:
-            update["notes"] = f"grade_documents: {len(raw)} grades for {len(docs)} documents"
-    except Exception as exc:
-        update.update(failed("grade_documents", "model", exc, "kept all"))
+    task = prompts.TASK.format(question=state.get("standalone") or "", count=len(docs))
+    messages = reading_messages(docs, task)
+    reply = ask_json(update, "grade_documents", services.fast, ctx, messages, Grades, "kept all")
+    if reply is not None and len(reply.grades) == len(docs):
+        scores = [SCORES[label] for label in reply.grades]
+    elif reply is not None:
+        note(update, f"grade_documents: {len(reply.grades)} grades for {len(docs)} documents")
     if scores is None:  # safe default: treat as relevant, but say the grade is unverified
-        update.update(relevance="correct", doc_scores=[1.0] * len(docs), graded=False, rejected=[])
+        update.update(
+            {
+                "relevance": "correct",
+                "doc_scores": [1.0] * len(docs),
+                "graded": False,
+                "rejected": [],
+            }
+        )
         return update
     # Kept documents stay in search order, so the answer's prompt keeps the grader's prefix.
     kept = [
@@ -65,10 +68,9 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         # dropping the top hit costs more than a little extra context, so it stays if any does.
         or (i == 0 and max(scores) >= ctx.incorrect_threshold)
     ]
-    update["relevance"] = crag_verdict(scores, ctx.correct_threshold, ctx.incorrect_threshold)
-    runtime.stream_writer(
-        {"step": "grade_documents", "relevance": update["relevance"], "scores": scores}
-    )
+    relevance = crag_verdict(scores, ctx.correct_threshold, ctx.incorrect_threshold)
+    update["relevance"] = relevance
+    runtime.stream_writer({"step": "grade_documents", "relevance": relevance, "scores": scores})
     update["documents"] = [RESET, *(doc for _, doc in kept)]
     update["doc_scores"] = [s for s, _ in kept]
     kept_ids = {id(doc) for _, doc in kept}

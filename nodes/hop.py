@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from adaptive_rag.core.documents import doc_key
-from adaptive_rag.core.failures import failed
 from adaptive_rag.knowledge.sources import reading_messages, retrieve
+from adaptive_rag.nodes.calling import ask_json, note_failure
 from adaptive_rag.prompts import hop as prompts
-from adaptive_rag.providers.chat import call_model, parse_json
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.state import Hop, State, describe_hops
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
@@ -29,29 +27,26 @@ def facts_so_far(hops: list[Hop]) -> str:
     return prompts.FACTS.format(listing=describe_hops(hops)) if hops else prompts.NO_FACTS
 
 
-def hop(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+def hop(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Search this hop's query; a failed search or model ends the hops with what was found."""
     ctx = context_of(runtime)
     question = state.get("standalone") or ""
     hops = list(state.get("hops") or [])
     query = state.get("next_query") or (state.get("sub_questions") or [question])[0]
-    update: dict[str, Any] = {"steps": "hop", "retrievals": 1, "next_query": ""}
-    step = Step(answerable=True)  # what a failure means: stop searching, answer from what we have
+    update: Update = {"steps": "hop", "retrievals": 1, "next_query": ""}
+    name = f"hop {len(hops) + 1}"
+    stop = Step(answerable=True)  # what a failure means: stop searching, answer from what we have
     try:
         docs = retrieve(services.kb(ctx), query, ctx.k)
     except Exception as exc:
-        docs = []
-        update.update(failed(f"hop {len(hops) + 1}", "retrieval", exc, "answering"))
+        note_failure(update, name, "retrieval", exc, "answering")
+        docs, step = [], stop
+    else:  # nothing found: no finding to build on, nothing to answer from
+        step = Step(answerable=False, next_query="")
     if docs:
         task = prompts.TASK.format(query=query, facts=facts_so_far(hops), question=question)
-        try:
-            reply = call_model(services.fast(ctx), reading_messages(docs, task), Step)
-            update.update(reply.usage())
-            step = parse_json(reply.text, Step)
-        except Exception as exc:
-            update.update(failed(f"hop {len(hops) + 1}", "model", exc, "answering"))
-    elif "notes" not in update:
-        step = Step(answerable=False, next_query="")  # nothing found: no finding to build on
+        messages = reading_messages(docs, task)
+        step = ask_json(update, name, services.fast, ctx, messages, Step, "answering") or stop
     record = Hop(
         index=len(hops),
         query=query,

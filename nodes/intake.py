@@ -10,15 +10,16 @@ from adaptive_rag.core.language import language_of
 from adaptive_rag.providers.chat import message_text
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.state import COUNTERS, REJECTED, RESET, State
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 
-def intake(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+def intake(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Read the question (plain `question` wins over the last human turn) and start a turn."""
     ctx = context_of(runtime)
-    update: dict[str, Any] = _fresh_turn(ctx, services)
+    update: Update = _fresh_turn(ctx, services)
     raw: Any = state.get("question")
     replaces: str | None = None  # id of an incoming human message a rejection stands in for
     if raw not in (None, ""):
@@ -44,7 +45,12 @@ def intake(state: State, runtime: Runtime[Context], services: Services) -> dict[
     elif replaces is None:
         update["messages"] = [HumanMessage(content=question)]
     update.update(
-        query=question, standalone=question, search_query=question, language=language_of(question)
+        {
+            "query": question,
+            "standalone": question,
+            "search_query": question,
+            "language": language_of(question),
+        }
     )
     return update
 
@@ -70,10 +76,10 @@ def clean_question(text: str, max_chars: int) -> tuple[str, str]:
     return question, ""
 
 
-def _fresh_turn(ctx: Context, services: Services) -> dict[str, Any]:
+def _fresh_turn(ctx: Context, services: Services) -> Update:
     """Return the update that clears everything a previous turn left in state."""
     web = services.web(ctx)
-    return {
+    fresh: Update = {
         "error": "",
         "route": None,
         "history_rewritten": False,
@@ -101,6 +107,7 @@ def _fresh_turn(ctx: Context, services: Services) -> dict[str, Any]:
         "shape": None,
         "hops": [],
         "next_query": "",
+        "searched": "",
         "mode": "none",
         "decline": None,
         "answer": "",
@@ -110,8 +117,10 @@ def _fresh_turn(ctx: Context, services: Services) -> dict[str, Any]:
         "best_answer": "",
         "best_score": -1,
         "best_sources": [],
-        **{name: RESET for name in COUNTERS},
         "steps": [RESET, "intake"],
         "notes": RESET,
         "failures": RESET,
     }
+    for name in COUNTERS:
+        fresh[name] = RESET
+    return fresh

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from adaptive_rag.core.failures import failed
+from adaptive_rag.nodes.calling import ask_json, note
 from adaptive_rag.prompts import refine as prompts
-from adaptive_rag.providers.chat import call_model, parse_json
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.state import RESET, State
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -36,33 +35,25 @@ def split_strips(docs: list[Document], sentences_per_strip: int = 2) -> list[tup
     return strips[:MAX_STRIPS]
 
 
-def refine(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+def refine(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Rebuild each document from its kept strips; on failure keep the documents whole."""
     ctx = context_of(runtime)
     docs = list(state.get("documents") or [])
-    update: dict[str, Any] = {"steps": "refine"}
+    update: Update = {"steps": "refine"}
     strips = split_strips(docs)
     if len(strips) <= 1:
         return update
     numbered = "\n".join(f"[{n}] {text}" for n, (_, text) in enumerate(strips, start=1))
-    try:
-        reply = call_model(
-            services.fast(ctx),
-            [
-                SystemMessage(prompts.SYSTEM),
-                HumanMessage(
-                    prompts.USER.format(question=state.get("standalone") or "", strips=numbered)
-                ),
-            ],
-            Keep,
-        )
-        update.update(reply.usage())
-        keep = {n for n in parse_json(reply.text, Keep).keep if 1 <= n <= len(strips)}
-    except Exception as exc:
-        update.update(failed("refine", "model", exc, "kept documents whole"))
+    messages = [
+        SystemMessage(prompts.SYSTEM),
+        HumanMessage(prompts.USER.format(question=state.get("standalone") or "", strips=numbered)),
+    ]
+    reply = ask_json(update, "refine", services.fast, ctx, messages, Keep, "kept documents whole")
+    if reply is None:
         return update
+    keep = {n for n in reply.keep if 1 <= n <= len(strips)}
     if not keep:
-        update["notes"] = "refine: no strip judged useful; kept documents whole"
+        note(update, "refine: no strip judged useful; kept documents whole")
         return update
     refined = []
     for index, doc in enumerate(docs):

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from adaptive_rag.core.failures import failed
 from adaptive_rag.core.language import language_of
+from adaptive_rag.nodes.calling import ask
 from adaptive_rag.prompts import rewrite_with_history as prompts
-from adaptive_rag.providers.chat import call_model, clean_line, message_text
+from adaptive_rag.providers.chat import clean_line, message_text
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.state import State, conversation
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -40,24 +39,20 @@ def rewrite_messages(history: str, question: str) -> list[BaseMessage]:
     return [*messages, HumanMessage(user.format(history=history, question=question))]
 
 
-def rewrite_with_history(
-    state: State, runtime: Runtime[Context], services: Services
-) -> dict[str, Any]:
+def rewrite_with_history(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Make the question standalone; if that fails, search with it as typed."""
     ctx = context_of(runtime)
     question = state.get("query") or ""
-    update: dict[str, Any] = {"steps": "rewrite_with_history", "history_rewritten": True}
+    update: Update = {"steps": "rewrite_with_history", "history_rewritten": True}
     history = recent_history(list(state.get("messages") or []), ctx.history_turns)
     if not history:
         return update
-    try:
-        reply = call_model(services.chat(ctx), rewrite_messages(history, question))
-    except Exception as exc:
-        update.update(failed("rewrite_with_history", "model", exc, "used as typed"))
+    messages = rewrite_messages(history, question)
+    text = ask(update, "rewrite_with_history", services.chat, ctx, messages, "used as typed")
+    if text is None:
         return update
-    update.update(reply.usage())
     standalone = clean_line(
-        reply.text,
+        text,
         prefixes=("standalone question", "question", "rewritten", "改写后的问题", "改写"),
     )
     if standalone:

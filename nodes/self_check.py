@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from adaptive_rag.core.failures import failed
 from adaptive_rag.knowledge.sources import reading_messages
+from adaptive_rag.nodes.calling import ask_json
 from adaptive_rag.prompts import self_check as prompts
-from adaptive_rag.providers.chat import call_model, parse_json
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.state import SelfCheck, State, verdict_score
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
@@ -23,26 +21,24 @@ class Verdict(BaseModel):
     feedback: str = ""
 
 
-def self_check(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+def self_check(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Check the latest answer; unreadable output counts as passed but unverified."""
     ctx = context_of(runtime)
     answer = state.get("answer") or ""
     docs = list(state.get("documents") or []) or list(state.get("rejected") or [])
-    update: dict[str, Any] = {"steps": "self_check"}
-    try:
-        task = prompts.TASK.format(question=state.get("standalone") or "", answer=answer)
-        reply = call_model(services.fast(ctx), reading_messages(docs, task), Verdict)
-        update.update(reply.usage())
-        verdict = parse_json(reply.text, Verdict)
+    update: Update = {"steps": "self_check"}
+    task = prompts.TASK.format(question=state.get("standalone") or "", answer=answer)
+    messages = reading_messages(docs, task)
+    verdict = ask_json(update, "self_check", services.fast, ctx, messages, Verdict, "unverified")
+    if verdict is None:
+        check = SelfCheck(grounded=True, answers_question=True, feedback="", parsed=False)
+    else:
         check = SelfCheck(
             grounded=verdict.grounded,
             answers_question=verdict.answers_question,
             feedback=verdict.feedback.strip()[:500],
             parsed=True,
         )
-    except Exception as exc:
-        update.update(failed("self_check", "model", exc, "unverified"))
-        check = SelfCheck(grounded=True, answers_question=True, feedback="", parsed=False)
     update["check"] = check
     runtime.stream_writer({"step": "self_check", **check})
     if verdict_score(check) > state.get("best_score", -1):

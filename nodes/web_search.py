@@ -2,31 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from adaptive_rag.core.failures import failed
 from adaptive_rag.core.secrets import describe
+from adaptive_rag.nodes.calling import note_failure
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.state import State
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
 
 
-def web_search(state: State, runtime: Runtime[Context], services: Services) -> dict[str, Any]:
+def web_search(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Search the web once; any failure turns the web off for the rest of the turn."""
     ctx = context_of(runtime)
-    update: dict[str, Any] = {"steps": "web_search", "web_searches": 1}
+    update: Update = {"steps": "web_search", "web_searches": 1}
     web = services.web(ctx)
     if web is None:
-        update.update(web_available=False, web_status="web search is off (no TAVILY_API_KEY set)")
+        update.update(
+            {"web_available": False, "web_status": "web search is off (no TAVILY_API_KEY set)"}
+        )
         return update
     query = state.get("search_query") or state.get("standalone") or ""
     try:
         docs = web.search(query, ctx.web_results)
     except Exception as exc:
         reason = describe(exc)
-        update.update(web_available=False, web_status=f"web search failed ({reason})")
-        update.update(failed("web_search", "web", exc, "answered from the knowledge base"))
+        update.update({"web_available": False, "web_status": f"web search failed ({reason})"})
+        note_failure(update, "web_search", "web", exc, "answered from the knowledge base")
         return update
     update["documents"] = docs
     update["web_status"] = "ok" if docs else "the web search returned no results"

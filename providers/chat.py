@@ -108,16 +108,6 @@ class Reply:
     tokens_in: int = 0
     tokens_out: int = 0
 
-    def usage(self) -> dict[str, int]:
-        """Return the state increments this call costs."""
-        return {"model_calls": 1, "tokens_in": self.tokens_in, "tokens_out": self.tokens_out}
-
-
-def add_usage(update: dict[str, Any], reply: Reply) -> None:
-    """Add a call's cost to a node's update that may already hold an earlier call's."""
-    for key, value in reply.usage().items():
-        update[key] = update.get(key, 0) + value
-
 
 def constrain_json(model: BaseChatModel, schema: type[BaseModel] | None) -> Runnable[Any, Any]:
     """Ask the model for JSON: a schema grammar on llama.cpp, JSON mode on OpenAI-compatible."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from adaptive_rag.core.documents import doc_key
 from langchain_core.documents import Document
@@ -10,7 +10,8 @@ from langchain_core.documents import Document
 if TYPE_CHECKING:
     from adaptive_rag.schema.state import SubAnswer
 
-RESET = "__reset__"
+RESET: Final = "__reset__"
+Reset = Literal["__reset__"]
 """Sentinel a node writes to a per-turn list or counter to clear it for a new question."""
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Literal, NotRequired
+from typing import Annotated, Literal, NotRequired, get_args
 
 from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import Language
@@ -36,7 +36,7 @@ DeclineReason = Literal[
     "needs_clarification",
 ]
 
-COUNTERS = (
+Counter = Literal[
     "retrievals",
     "generations",
     "rewrites",
@@ -45,7 +45,8 @@ COUNTERS = (
     "model_calls",
     "tokens_in",
     "tokens_out",
-)
+]
+COUNTERS: tuple[Counter, ...] = get_args(Counter)
 """The run's counters: State fields that add up within a turn, reported in Diagnostics."""
 
 REJECTED = "rejected_input"
@@ -217,6 +218,8 @@ class State(InputState, OutputState, total=False):
     """The question made standalone from history (equal to query on a first turn)."""
     search_query: str
     """The query the next retrieval or web search uses."""
+    searched: str
+    """A query whose knowledge-base results are already in `documents` (classify's probe)."""
     history_rewritten: bool
     """Whether the follow-up rewrite already ran this turn."""
     clarified: bool

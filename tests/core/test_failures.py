@@ -31,7 +31,7 @@ def test_failed_gives_a_typed_failure_and_a_redacted_note() -> None:
     update = failed(
         "classify", "model", RuntimeError("key sk-abcdefghijklmnopqrstuv"), "retrieving"
     )
-    (failure,) = update["failures"]
+    failure = update["failure"]
     assert failure["node"] == "classify" and failure["kind"] == "model_error"
-    assert "sk-abcdefghijklmnopqrstuv" not in failure["message"] + update["notes"]
-    assert update["notes"].startswith("classify: model failed (RuntimeError")
+    assert "sk-abcdefghijklmnopqrstuv" not in failure["message"] + update["note"]
+    assert update["note"].startswith("classify: model failed (RuntimeError")

@@ -54,6 +54,9 @@ def test_a_general_verdict_on_what_the_knowledge_base_clearly_holds_retrieves(
     assert out["route"]["category"] == "simple"
     assert "knowledge base clearly holds it" in out["route"]["reason"]
     assert out["sources"][0]["title"] == "Greenhouse"
+    # classify's probe found the document; retrieve used it instead of searching again
+    assert out["diagnostics"]["retrievals"] == 1
+    assert out["diagnostics"]["steps"][:3] == ["intake", "classify", "retrieve"]
 
 
 def test_simple_question_retrieves_once_and_cites_its_source(make_harness: Any) -> None:

@@ -1,0 +1,90 @@
+"""The model call every node makes: count its cost, and turn a failure into a typed value."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from adaptive_rag.core.failures import Part, failed
+from adaptive_rag.providers.chat import Reply, call_model, parse_json
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.updates import Update
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from pydantic import BaseModel
+
+T = TypeVar("T", bound=BaseModel)
+Pick = Callable[[Context], BaseChatModel]
+"""Which model a node calls: Services.chat or Services.fast."""
+
+
+def _lines(value: object) -> list[str]:
+    """Return a log update (one line, or lines) as a list to append to."""
+    if isinstance(value, str):
+        return [value]
+    return [str(line) for line in value] if isinstance(value, list | tuple) else []
+
+
+def _number(value: object) -> int:
+    """Return a counter update's increment (0 for none)."""
+    return value if isinstance(value, int) else 0
+
+
+def note(update: Update, line: str) -> None:
+    """Add a note (what degraded, in words) to a node's update, after any it already holds."""
+    update["notes"] = [*_lines(update.get("notes")), line]
+
+
+def note_failure(update: Update, node: str, part: Part, exc: BaseException, then: str) -> None:
+    """Add a typed failure and its note to a node's update, after any it already holds."""
+    described = failed(node, part, exc, then)
+    earlier = [f for f in update.get("failures") or [] if not isinstance(f, str)]
+    update["failures"] = [*earlier, described["failure"]]
+    note(update, described["note"])
+
+
+def count(update: Update, reply: Reply) -> None:
+    """Add a call's cost to a node's update, which may already hold an earlier call's."""
+    update["model_calls"] = _number(update.get("model_calls")) + 1
+    update["tokens_in"] = _number(update.get("tokens_in")) + reply.tokens_in
+    update["tokens_out"] = _number(update.get("tokens_out")) + reply.tokens_out
+
+
+def ask(
+    update: Update, node: str, model: Pick, ctx: Context, messages: list[BaseMessage], then: str
+) -> str | None:
+    """Call a model for its text; on failure record it (node, what the run does instead).
+
+    `model` picks the model from the Context (Services.chat or .fast), so a model that cannot
+    even be built fails here too, like any call.
+    """
+    try:
+        reply = call_model(model(ctx), messages)
+    except Exception as exc:
+        note_failure(update, node, "model", exc, then)
+        return None
+    count(update, reply)
+    return reply.text
+
+
+def ask_json(
+    update: Update,
+    node: str,
+    model: Pick,
+    ctx: Context,
+    messages: list[BaseMessage],
+    schema: type[T],
+    then: str,
+) -> T | None:
+    """Call a model for JSON of `schema`; an unreadable reply is a failure like a failed call."""
+    try:
+        reply = call_model(model(ctx), messages, schema)
+    except Exception as exc:
+        note_failure(update, node, "model", exc, then)
+        return None
+    count(update, reply)
+    try:
+        return parse_json(reply.text, schema)
+    except ValueError as exc:
+        note_failure(update, node, "model", exc, then)
+        return None

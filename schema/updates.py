@@ -1,0 +1,89 @@
+"""What a node may return: every State key with the type its reducer accepts, all optional.
+
+A node typed `-> Update` is held to real State keys by the type checker: a misspelt key is an
+error at `mypy` time, not an update LangGraph silently drops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeAlias
+
+from adaptive_rag.core.failures import Failure
+from adaptive_rag.core.language import Language
+from adaptive_rag.schema.reducers import Reset
+from adaptive_rag.schema.state import (
+    Decline,
+    Diagnostics,
+    GenerationMode,
+    Hop,
+    Relevance,
+    Route,
+    SelfCheck,
+    Shape,
+    Source,
+    SubAnswer,
+)
+from langchain_core.documents import Document
+from langchain_core.messages import AnyMessage
+from typing_extensions import TypedDict
+
+Log: TypeAlias = str | Sequence[str]
+"""A per-turn log update: one line, lines, or RESET (alone or first) to start afresh."""
+Count: TypeAlias = int | Reset
+"""A counter update: an increment, or RESET."""
+
+
+class Update(TypedDict, total=False):
+    """A partial State update, typed as each key's reducer takes it (see schema.state)."""
+
+    messages: Sequence[AnyMessage]
+    question: str
+    answer: str
+    sources: list[Source]
+    route: Route | None
+    notices: list[str]
+    confidence: float
+    verified: bool
+    answerable: bool
+    decline: Decline | None
+    language: Language
+    failures: Sequence[Failure | Reset] | Reset
+    diagnostics: Diagnostics
+    query: str
+    standalone: str
+    search_query: str
+    searched: str
+    history_rewritten: bool
+    clarified: bool
+    clarification: str
+    error: str
+    web_available: bool
+    limits: dict[str, int]
+    documents: Sequence[Document | Reset] | Reset
+    doc_scores: list[float]
+    relevance: Relevance | None
+    retrieval_confident: bool
+    graded: bool
+    sub_questions: list[str]
+    sub_answers: Sequence[SubAnswer] | Reset
+    shape: Shape | None
+    hops: list[Hop]
+    next_query: str
+    mode: GenerationMode
+    check: SelfCheck | None
+    best_answer: str
+    best_score: int
+    best_sources: list[Source]
+    rejected: list[Document]
+    web_status: str
+    retrievals: Count
+    generations: Count
+    rewrites: Count
+    regenerations: Count
+    web_searches: Count
+    model_calls: Count
+    tokens_in: Count
+    tokens_out: Count
+    steps: Log
+    notes: Log
