@@ -56,10 +56,10 @@ def open_graph() -> Any:
                 raise fail(f"cannot use PostgreSQL at POSTGRES_URI: {exc}", EXIT_NETWORK) from exc
             raise
         return
-    from adaptive_rag.knowledge.store import data_dir  # noqa: PLC0415
+    from adaptive_rag.knowledge.store import user_data_dir  # noqa: PLC0415
     from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: PLC0415
 
-    path = data_dir() / "threads.sqlite"
+    path = user_data_dir() / "threads.sqlite"
     path.parent.mkdir(parents=True, exist_ok=True)
     with SqliteSaver.from_conn_string(str(path)) as saver:
         yield build_graph(saver)
@@ -142,11 +142,11 @@ def demo(
     questions: Annotated[Path, typer.Option(help="JSONL of questions to ask.")] = SAMPLE_QUESTIONS,
 ) -> None:
     """Ingest the bundled sample knowledge base and answer its sample questions."""
-    from adaptive_rag.knowledge.store import data_dir  # noqa: PLC0415
+    from adaptive_rag.knowledge.store import user_data_dir  # noqa: PLC0415
 
     if not SAMPLE_KB.is_dir():
         raise fail(f"the sample knowledge base is missing at {SAMPLE_KB}", 1)
-    kb_dir = kb_path or str(data_dir() / "demo-kb")
+    kb_dir = kb_path or str(user_data_dir() / "demo-kb")
     typer.echo(f"Ingesting the sample knowledge base ({SAMPLE_KB}) into {kb_dir} ...")
     ingest([SAMPLE_KB], collection="quillon", kb_path=kb_dir)
     ctx = context_from(

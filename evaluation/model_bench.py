@@ -8,9 +8,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from adaptive_rag.evaluation.data import data_dir, read_jsonl, retrieval_sets
 from adaptive_rag.evaluation.metrics import f1
+from adaptive_rag.evaluation.rewrite_eval import to_messages
 from adaptive_rag.evaluation.routing import LABELS
+from adaptive_rag.evaluation.sets import canard_rows, load_eval_set, retrieval_sets, routing_rows
 from adaptive_rag.evaluation.tables import table
 from adaptive_rag.nodes.classify import classify
 from adaptive_rag.nodes.decompose import decompose
@@ -23,7 +24,6 @@ from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
-from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
 
 
@@ -81,7 +81,7 @@ def run(limit: int, seed: int = 3) -> str:
 
 def _classify(services: Services, rng: random.Random, limit: int) -> Task:
     task = Task("classify (model path)", "accuracy vs A/B/C")
-    rows = read_jsonl(data_dir() / "routing" / "adaptive_rag_silver_dev.jsonl")
+    rows = routing_rows()
     rng.shuffle(rows)
     for row in rows[:limit]:
         q = row["question"]
@@ -136,15 +136,10 @@ def _grade_generate_check(services: Services, rng: random.Random, limit: int) ->
 
 def _rewrite(services: Services, rng: random.Random, limit: int) -> Task:
     task = Task("rewrite_with_history", "F1 vs gold rewrite")
-    rows = read_jsonl(data_dir() / "canard" / "canard_dev_300.jsonl")
+    rows = canard_rows()
     rng.shuffle(rows)
     for row in rows[:limit]:
-        history = row["history"][-6:]
-        messages: list[Any] = [
-            (HumanMessage if i % 2 == len(history) % 2 else AIMessage)(content=text)
-            for i, text in enumerate(history)
-        ]
-        messages.append(HumanMessage(content=row["question"]))
+        messages = to_messages(row["history"][-6:], row["question"])
         update = task.run(
             rewrite_with_history, {"query": row["question"], "messages": messages}, services
         )
@@ -155,10 +150,10 @@ def _rewrite(services: Services, rng: random.Random, limit: int) -> Task:
 
 def _decompose(services: Services, rng: random.Random, limit: int) -> Task:
     task = Task("decompose", "2-4 parts")
-    rows = read_jsonl(data_dir() / "multihop_rag" / "queries.jsonl")
+    rows = load_eval_set("multihop_rag").questions
     rng.shuffle(rows)
     for row in rows[:limit]:
-        update = task.run(decompose, {"standalone": row["query"]}, services)
+        update = task.run(decompose, {"standalone": row["question"]}, services)
         failures = [f for f in update.get("failures") or [] if isinstance(f, dict)]
         task.failures += any(f["kind"] == "model_output" for f in failures)
         task.quality.append(float(2 <= len(update.get("sub_questions") or []) <= 4))

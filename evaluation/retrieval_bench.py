@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-from adaptive_rag.evaluation.data import corpus_to_jsonl, retrieval_sets
+from adaptive_rag.evaluation.data import corpus_to_jsonl
 from adaptive_rag.evaluation.metrics import ranking_scores
+from adaptive_rag.evaluation.sets import retrieval_sets
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from adaptive_rag.evaluation.data import data_dir, read_jsonl
 from adaptive_rag.evaluation.metrics import f1
-from adaptive_rag.evaluation.sets import pick
+from adaptive_rag.evaluation.sets import canard_rows, pick
 from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.nodes.rewrite_with_history import rewrite_with_history
 from adaptive_rag.schema.context import Context
@@ -31,7 +30,7 @@ def run_rewrite(
     """Rewrite each follow-up; score it and the raw follow-up against the gold rewrite."""
     from tqdm import tqdm  # noqa: PLC0415
 
-    rows = pick(read_jsonl(data_dir() / "canard" / "canard_dev_300.jsonl"), limit, sample, seed)
+    rows = pick(canard_rows(), limit, sample, seed)
     # a corpus of every assistant turn in the sample: what a follow-up would be searched against
     passages = list(dict.fromkeys(t for r in rows for t in r["history"][3::2] if len(t) > 40))
     index = KeywordIndex.build([str(i) for i in range(len(passages))], passages, "canard")

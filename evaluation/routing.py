@@ -6,8 +6,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from adaptive_rag.evaluation.data import data_dir, read_jsonl
-from adaptive_rag.evaluation.sets import pick
+from adaptive_rag.evaluation.sets import pick, routing_rows
 from adaptive_rag.nodes.classify import classify
 from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
@@ -26,9 +25,7 @@ def run_routing(
     """Classify each question as the graph would; compare with the silver label."""
     from tqdm import tqdm  # noqa: PLC0415
 
-    rows = pick(
-        read_jsonl(data_dir() / "routing" / "adaptive_rag_silver_dev.jsonl"), limit, sample, seed
-    )
+    rows = pick(routing_rows(), limit, sample, seed)
     runtime = Runtime(context=Context(kb_description=KB))
     if services.retriever is None:  # the routing set has no corpus: the knowledge-base check
         services = replace(services, retriever=_NoCorpus())  # must not read a user's collection

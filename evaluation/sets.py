@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adaptive_rag.evaluation.data import data_dir, read_jsonl
+from adaptive_rag.evaluation.data import eval_data_dir, read_jsonl
 
 KB_DESCRIPTIONS = {
     "squad2": "Wikipedia paragraphs on many topics (history, science, places, people)",
@@ -42,14 +42,14 @@ def question(
 def load_eval_set(name: str, corpus: Path | None = None) -> EvalSet:
     """Load a shared set by name, or a JSONL of questions with a JSONL corpus beside it."""
     if name == "squad2":
-        base = data_dir() / "squad2"
+        base = eval_data_dir() / "squad2"
         qs = [
             question(r["id"], r["question"], r["answers"], r["gold_doc_ids"], r["is_impossible"])
             for r in read_jsonl(base / "questions.jsonl")
         ]
         return EvalSet(name, qs, read_jsonl(base / "corpus.jsonl"))
     if name == "multihop_rag":
-        base = data_dir() / "multihop_rag"
+        base = eval_data_dir() / "multihop_rag"
         qs = [
             question(
                 r["id"],
@@ -63,7 +63,7 @@ def load_eval_set(name: str, corpus: Path | None = None) -> EvalSet:
         ]
         return EvalSet(name, qs, read_jsonl(base / "evidence_corpus.jsonl"))
     if name == "cmrc2018":
-        base = data_dir() / "cmrc2018"
+        base = eval_data_dir() / "cmrc2018"
         qs = [
             question(r["id"], r["question"], r["answers"], r["gold_doc_ids"], False)
             for r in read_jsonl(base / "cmrc2018_dev500_questions.jsonl")
@@ -89,6 +89,26 @@ def load_eval_set(name: str, corpus: Path | None = None) -> EvalSet:
             )
         )
     return EvalSet(path.stem, qs, read_jsonl(corpus))
+
+
+def canard_rows() -> list[dict[str, Any]]:
+    """Return the CANARD follow-ups: history (alternating turns), question, gold rewrite."""
+    return read_jsonl(eval_data_dir() / "canard" / "canard_dev_300.jsonl")
+
+
+def routing_rows() -> list[dict[str, Any]]:
+    """Return the routing set: questions with the Adaptive-RAG paper's silver labels."""
+    return read_jsonl(eval_data_dir() / "routing" / "adaptive_rag_silver_dev.jsonl")
+
+
+def retrieval_sets(names: list[str] | None = None) -> list[EvalSet]:
+    """Return the shared sets' answerable questions that name gold documents (for Hit@k)."""
+    sets = []
+    for name in names or ["multihop_rag", "squad2", "cmrc2018"]:
+        full = load_eval_set(name)
+        answerable = [q for q in full.questions if q["gold_doc_ids"] and not q["impossible"]]
+        sets.append(EvalSet(name, answerable, full.corpus))
+    return sets
 
 
 def pick(

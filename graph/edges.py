@@ -7,20 +7,28 @@ from typing import Literal
 from adaptive_rag.schema.state import State, SubQuestionState, has_history
 from langgraph.types import Send
 
+Budget = Literal["max_rewrites", "max_regenerations", "max_web_searches", "max_hops"]
+Switch = Literal["self_check", "clarify", "check_confident"]
 
-def _limit(state: State, name: str) -> int:
+
+def _budget(state: State, name: Budget) -> int:
     """Return a budget copied into state at intake (0 if missing: spend nothing)."""
-    return int((state.get("limits") or {}).get(name, 0))
+    return int((state.get("settings") or {}).get(name, 0))
+
+
+def _on(state: State, name: Switch) -> bool:
+    """Return a switch copied into state at intake (off if missing)."""
+    return bool((state.get("settings") or {}).get(name, False))
 
 
 def can_rewrite(state: State) -> bool:
     """Whether another query rewrite fits the budget."""
-    return state.get("rewrites", 0) < _limit(state, "max_rewrites")
+    return state.get("rewrites", 0) < _budget(state, "max_rewrites")
 
 
 def can_search_web(state: State) -> bool:
     """Whether the web is reachable and another web search fits the budget."""
-    return bool(state.get("web_available")) and state.get("web_searches", 0) < _limit(
+    return bool(state.get("web_available")) and state.get("web_searches", 0) < _budget(
         state, "max_web_searches"
     )
 
@@ -39,7 +47,7 @@ def route_question(
     if category == "follow_up":  # each of these runs at most once per turn
         if has_history(state) and not state.get("history_rewritten"):
             return "rewrite_with_history"
-        if _limit(state, "clarify") and not state.get("clarified"):
+        if _on(state, "clarify") and not state.get("clarified"):
             return "clarify"
         return "retrieve"
     if category == "general":
@@ -78,7 +86,7 @@ def fan_out(state: State) -> list[Send] | Literal["retrieve", "hop"]:
 def after_hop(state: State) -> Literal["hop", "generate"]:
     """Hop again while the model needs another fact, has a new query, and the budget lasts."""
     hops = state.get("hops") or []
-    if not hops or hops[-1]["done"] or len(hops) >= _limit(state, "max_hops"):
+    if not hops or hops[-1]["done"] or len(hops) >= _budget(state, "max_hops"):
         return "generate"
     query = (state.get("next_query") or "").strip().casefold()
     if not query or query in {h["query"].strip().casefold() for h in hops}:
@@ -131,9 +139,9 @@ def after_generate(state: State) -> Literal["self_check", "finalize"]:
     has_sources = bool(state.get("documents"))
     checkable = state.get("mode") in ("rag", "synthesis", "regenerate") and has_sources
     confident = state.get("mode") == "rag" and state.get("retrieval_confident")
-    if confident and not _limit(state, "check_confident"):
+    if confident and not _on(state, "check_confident"):
         return "finalize"  # an answer from a document both channels agree on, left unchecked
-    return "self_check" if checkable and _limit(state, "self_check") else "finalize"
+    return "self_check" if checkable and _on(state, "self_check") else "finalize"
 
 
 def after_self_check(state: State) -> Literal["finalize", "generate", "transform_query"]:
@@ -143,7 +151,7 @@ def after_self_check(state: State) -> Literal["finalize", "generate", "transform
         return "finalize"
     if not check["grounded"]:
         regenerated = state.get("regenerations", 0)
-        return "generate" if regenerated < _limit(state, "max_regenerations") else "finalize"
+        return "generate" if regenerated < _budget(state, "max_regenerations") else "finalize"
     route = state.get("route")
     if route and route["category"] == "complex":
         return "finalize"

@@ -42,7 +42,7 @@ class HybridRetriever(BaseRetriever):
     k: int = 4
     fetch_k: int = 20
     mode: Literal["hybrid", "vector", "keyword"] = "hybrid"
-    where: dict[str, Any] | None = None
+    metadata_filter: dict[str, Any] | None = None
     small_to_big: bool = False
 
     def _get_relevant_documents(
@@ -51,10 +51,12 @@ class HybridRetriever(BaseRetriever):
         rankings: list[list[str]] = []
         failures: list[str] = []
         channels: dict[str, Callable[[], list[tuple[str, float]]]] = {
-            "vector": lambda: self.kb.vector_search(query, self.fetch_k, chroma_where(self.where)),
+            "vector": lambda: self.kb.vector_search(
+                query, self.fetch_k, chroma_where(self.metadata_filter)
+            ),
             # BM25 has no filter of its own: over-fetch, then keep what matches
             "keyword": lambda: self.kb.keyword_search(
-                query, self.fetch_k * (3 if self.where else 1)
+                query, self.fetch_k * (3 if self.metadata_filter else 1)
             ),
         }
         for name, search in channels.items():
@@ -75,7 +77,7 @@ class HybridRetriever(BaseRetriever):
         )
         docs = []
         for doc in self.kb.get([cid for cid, _ in fused[: self.fetch_k * 2]]):
-            if matches(doc.metadata, self.where):
+            if matches(doc.metadata, self.metadata_filter):
                 docs.append(doc)
         scores = dict(fused)
         for doc in docs:

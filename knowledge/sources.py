@@ -30,9 +30,9 @@ def retrieve(retriever: BaseRetriever, query: str, k: int) -> list[Document]:
 def document_of(doc: Document) -> str:
     """Name the document a chunk came from: its file, plus the line or page within it."""
     meta = doc.metadata or {}
-    where = meta.get("doc_id") or meta.get("line") or meta.get("page") or ""
+    locator = meta.get("doc_id") or meta.get("line") or meta.get("page") or ""
     origin = meta.get("origin", "kb")
-    return f"{origin}:{meta.get('source') or meta.get('id') or doc.page_content[:80]}#{where}"
+    return f"{origin}:{meta.get('source') or meta.get('id') or doc.page_content[:80]}#{locator}"
 
 
 def merge_by_document(docs: list[Document]) -> list[Document]:

@@ -24,7 +24,7 @@ class KnowledgeBaseError(RuntimeError):
     """How a node reports it (core.failures)."""
 
 
-def data_dir() -> Path:
+def user_data_dir() -> Path:
     """Return the user data directory (ADAPTIVE_RAG_DATA overrides it)."""
     configured = os.environ.get("ADAPTIVE_RAG_DATA")
     if configured:
@@ -46,8 +46,8 @@ def _client(kb_path: str) -> tuple[Any, str, Path]:
         from adaptive_rag.knowledge.chroma_http import http_client  # noqa: PLC0415
 
         client = http_client(host, port, settings)
-        return client, f"Chroma server {host}:{port}", data_dir() / "bm25" / f"{host}_{port}"
-    path = Path(kb_path).expanduser() if kb_path else data_dir() / "kb"
+        return client, f"Chroma server {host}:{port}", user_data_dir() / "bm25" / f"{host}_{port}"
+    path = Path(kb_path).expanduser() if kb_path else user_data_dir() / "kb"
     path.mkdir(parents=True, exist_ok=True)
     return chromadb.PersistentClient(path=str(path), settings=settings), str(path), path / "bm25"
 

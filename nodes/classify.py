@@ -164,7 +164,7 @@ def _unless_the_kb_knows(question: str, ctx: Context, services: Services, update
     documents it found stay in state, so retrieve does not search the same query again.
     """
     try:
-        docs = retrieve(services.kb(ctx), question, ctx.k)
+        docs = retrieve(services.retriever_for(ctx), question, ctx.k)
     except Exception:  # no knowledge base: nothing to miss
         return
     update["retrievals"] = 1

@@ -37,7 +37,7 @@ def hop(state: State, runtime: Runtime[Context], services: Services) -> Update:
     name = f"hop {len(hops) + 1}"
     stop = Step(answerable=True)  # what a failure means: stop searching, answer from what we have
     try:
-        docs = retrieve(services.kb(ctx), query, ctx.k)
+        docs = retrieve(services.retriever_for(ctx), query, ctx.k)
     except Exception as exc:
         note_failure(update, name, "retrieval", exc, "answering")
         docs, step = [], stop

@@ -87,13 +87,13 @@ def _fresh_turn(ctx: Context, services: Services) -> Update:
         "clarification": "",
         "web_available": web is not None,
         "web_status": "" if web is not None else "web search is off (no TAVILY_API_KEY set)",
-        "limits": {
+        "settings": {
             "max_rewrites": ctx.max_rewrites,
             "max_regenerations": ctx.max_regenerations,
             "max_web_searches": ctx.max_web_searches,
-            "self_check": int(ctx.self_check),
-            "clarify": int(ctx.clarify),
-            "check_confident": int(ctx.check_confident_answers),
+            "self_check": ctx.self_check,
+            "clarify": ctx.clarify,
+            "check_confident": ctx.check_confident_answers,
             "max_hops": ctx.max_hops,
         },
         "documents": RESET,

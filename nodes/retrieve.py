@@ -70,7 +70,7 @@ def _search(queries: list[str], ctx: Context, services: Services, update: Update
     """Search the knowledge base with every query and fuse the results; a failure finds none."""
     update["retrievals"] = 1
     try:
-        kb = services.kb(ctx)
+        kb = services.retriever_for(ctx)
         docs = fuse_documents([search(kb, q, ctx.k) for q in queries], ctx.k)
     except Exception as exc:  # store down, no knowledge base: continue without documents
         note_failure(update, "retrieve", "retrieval", exc, "no documents")

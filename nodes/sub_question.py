@@ -23,7 +23,7 @@ def sub_question(state: SubQuestionState, runtime: Runtime[Context], services: S
     name = f"sub_question {index + 1}"
     answer = "unknown" if answering else ""
     try:
-        docs = retrieve(services.kb(ctx), question, ctx.k)
+        docs = retrieve(services.retriever_for(ctx), question, ctx.k)
     except Exception as exc:
         docs = []
         note_failure(update, name, "retrieval", exc, "no documents")

@@ -170,6 +170,19 @@ class Diagnostics(TypedDict):
     """The multi-step path's searches and findings, in order (empty on other paths)."""
 
 
+class TurnSettings(TypedDict, total=False):
+    """What the edges need from Context, copied at intake (a missing budget spends nothing)."""
+
+    max_rewrites: int
+    max_regenerations: int
+    max_web_searches: int
+    max_hops: int
+    self_check: bool
+    clarify: bool
+    check_confident: bool
+    """Self-check answers even when both search channels agreed on the top document."""
+
+
 class InputState(TypedDict, total=False):
     """What a caller sends: a chat, or a plain question."""
 
@@ -230,8 +243,8 @@ class State(InputState, OutputState, total=False):
     """Why the input was refused (empty, too long); empty when valid."""
     web_available: bool
     """Whether a web search can be attempted this turn."""
-    limits: dict[str, int]
-    """Budgets copied from Context at intake, so edge functions stay pure."""
+    settings: TurnSettings
+    """Budgets and switches copied from Context at intake, so edge functions stay pure."""
     documents: Annotated[list[Document], merge_documents]
     """Documents gathered this turn (knowledge base and web)."""
     doc_scores: list[float]

@@ -23,6 +23,7 @@ from adaptive_rag.schema.state import (
     Shape,
     Source,
     SubAnswer,
+    TurnSettings,
 )
 from langchain_core.documents import Document
 from langchain_core.messages import AnyMessage
@@ -59,7 +60,7 @@ class Update(TypedDict, total=False):
     clarification: str
     error: str
     web_available: bool
-    limits: dict[str, int]
+    settings: TurnSettings
     documents: Sequence[Document | Reset] | Reset
     doc_scores: list[float]
     relevance: Relevance | None

@@ -47,7 +47,10 @@ def default_retriever(ctx: Context) -> BaseRetriever:
                 raise RetrieverUnavailableError(str(exc)) from exc
         kb = _OPEN[key]
     return HybridRetriever(
-        kb=kb, k=ctx.k, where=parse_filter(ctx.metadata_filter), small_to_big=ctx.small_to_big
+        kb=kb,
+        k=ctx.k,
+        metadata_filter=parse_filter(ctx.metadata_filter),
+        small_to_big=ctx.small_to_big,
     )
 
 
@@ -94,7 +97,7 @@ class Services:
             return self.chat(ctx)
         return load_chat_model(ctx.fast_model)
 
-    def kb(self, ctx: Context) -> BaseRetriever:
+    def retriever_for(self, ctx: Context) -> BaseRetriever:
         """Return the knowledge-base retriever."""
         return self.retriever or default_retriever(ctx)
 

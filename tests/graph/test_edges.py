@@ -10,11 +10,11 @@ from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Send
 
-LIMITS = {"max_rewrites": 1, "max_regenerations": 1, "max_web_searches": 1, "self_check": 1}
+SETTINGS = {"max_rewrites": 1, "max_regenerations": 1, "max_web_searches": 1, "self_check": 1}
 
 
 def state(**fields: Any) -> Any:
-    return {"limits": dict(LIMITS), **fields}
+    return {"settings": dict(SETTINGS), **fields}
 
 
 def route(category: str) -> dict[str, str]:
@@ -36,9 +36,9 @@ def test_follow_up_rewrites_with_history_and_clarifies_without() -> None:
         "rewrite_with_history"
     )
     lone = state(route=route("follow_up"), messages=[HumanMessage("what about it?")])
-    assert edges.route_question({**lone, "limits": {**LIMITS, "clarify": 1}}) == "clarify"
-    assert edges.route_question({**lone, "limits": {**LIMITS, "clarify": 0}}) == "retrieve"
-    asked = {**lone, "limits": {**LIMITS, "clarify": 1}, "clarified": True}
+    assert edges.route_question({**lone, "settings": {**SETTINGS, "clarify": 1}}) == "clarify"
+    assert edges.route_question({**lone, "settings": {**SETTINGS, "clarify": 0}}) == "retrieve"
+    asked = {**lone, "settings": {**SETTINGS, "clarify": 1}, "clarified": True}
     assert edges.route_question(asked) == "retrieve"  # asked once per turn, never again
     rewritten = state(route=route("follow_up"), messages=two_turns, history_rewritten=True)
     assert edges.route_question(rewritten) == "retrieve"  # rewritten once per turn, never again
@@ -118,8 +118,8 @@ def test_after_generate_checks_only_answers_with_sources() -> None:
     assert edges.after_generate(state(mode="rag", documents=[])) == "finalize"
     assert edges.after_generate(state(mode="fallback")) == "finalize"
     assert edges.after_generate(state(mode="none", documents=[doc])) == "finalize"
-    no_check = {**LIMITS, "self_check": 0}
-    assert edges.after_generate({"limits": no_check, "mode": "rag", "documents": [doc]}) == (
+    no_check = {**SETTINGS, "self_check": 0}
+    assert edges.after_generate({"settings": no_check, "mode": "rag", "documents": [doc]}) == (
         "finalize"
     )
 
@@ -143,7 +143,7 @@ def test_after_self_check(
     assert edges.after_self_check(s) == expected
 
 
-def test_missing_limits_spend_nothing() -> None:
+def test_missing_settings_spend_nothing() -> None:
     s = {"relevance": "incorrect", "web_available": True}
     assert edges.after_grading(s) == "generate"  # type: ignore[arg-type]
 

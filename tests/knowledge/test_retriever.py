@@ -37,7 +37,9 @@ def test_metadata_filter_applies_to_both_channels(open_kb: Any, tmp_path: Path) 
     kb.ingest([str(SAMPLE)], progress=False)
     where = {"title": "Returns"}
     for mode in ("hybrid", "vector", "keyword"):
-        docs = HybridRetriever(kb=kb, k=3, where=where, mode=mode).invoke("warranty battery fee")
+        docs = HybridRetriever(kb=kb, k=3, metadata_filter=where, mode=mode).invoke(
+            "warranty battery fee"
+        )
         assert docs and all(d.metadata["title"] == "Returns" for d in docs), mode
 
 
