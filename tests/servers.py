@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -187,3 +188,18 @@ def langgraph_dev(
     finally:
         stop_group(proc)
         log.close()
+
+
+def http_figures(responses: list[Any]) -> dict[str, int]:
+    """Count HTTP runs: answered (200 with an answer, or a 4xx that says why), errors (5xx)."""
+
+    def answered(r: Any) -> bool:
+        if r.status_code == 200:
+            return bool((r.json() or {}).get("answer"))
+        return 400 <= r.status_code < 500 and bool((r.json() or {}).get("detail"))
+
+    return {
+        "runs": len(responses),
+        "answers": sum(answered(r) for r in responses),
+        "errors": sum(r.status_code >= 500 for r in responses),
+    }

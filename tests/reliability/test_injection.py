@@ -103,7 +103,7 @@ def test_injection_cannot_change_route_system_prompt_or_citations(
     n_docs = len(model.calls[-1][1].split("<source ")) - 1 or 99
     assert all(s["id"] <= max(n_docs, 4) for s in out["sources"])
     assert all(s["title"] != "Official" for s in out["sources"])
-    tally(runs=1, faults=1, answers=1)
+    tally(faults=1)
 
 
 def test_injection_in_web_results_is_data_too(tally: Any) -> None:
@@ -121,4 +121,4 @@ def test_injection_in_web_results_is_data_too(tally: Any) -> None:
         "https://evil.example",
         *(d.metadata["source"] for d in web_docs()),
     }
-    tally(runs=1, faults=1, answers=1)
+    tally(faults=1)

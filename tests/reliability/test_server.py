@@ -16,7 +16,7 @@ import httpx
 import pytest
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fakes import SAMPLE, HashEmbeddings
-from servers import ROOT, chroma_process, free_port, langgraph_dev
+from servers import ROOT, chroma_process, free_port, http_figures, langgraph_dev
 
 pytestmark = pytest.mark.server
 
@@ -80,7 +80,7 @@ def test_wrong_types_through_the_api_are_4xx_and_store_nothing(stack: str, tally
     )
     assert first.status_code == 200 and first.json()["answer"]
     before = messages_of(stack, thread)
-    statuses = {}
+    statuses, responses = {}, [first]
     for name, body in BAD_REQUESTS.items():
         for path in ("runs/wait", "runs", "runs/stream"):
             response = httpx.post(
@@ -89,6 +89,7 @@ def test_wrong_types_through_the_api_are_4xx_and_store_nothing(stack: str, tally
                 timeout=60,
             )
             statuses[f"{name} ({path})"] = response.status_code
+            responses.append(response)
             assert response.status_code == 422, (name, path, response.text[:300])
             assert response.json()["detail"], name
     garbage = httpx.post(
@@ -116,7 +117,8 @@ def test_wrong_types_through_the_api_are_4xx_and_store_nothing(stack: str, tally
         timeout=60,
     )
     assert after.status_code == 200 and len(after.json()["messages"]) == 4
-    tally(runs=len(statuses) + 5, faults=len(statuses) + 3, answers=len(statuses) + 5)
+    responses += [garbage, unknown_thread, unknown_graph, after]
+    tally(faults=len(statuses) + 3, **http_figures(responses))
 
 
 async def _load(url: str, graph: str) -> dict[str, Any]:
@@ -220,7 +222,8 @@ def test_kill_9_mid_run_then_restart_keeps_the_thread(tmp_path: Path, tally: Any
         body = third.json()
         assert body["answer"] and "rewrite_with_history" in body["diagnostics"]["steps"]
         assert body["messages"][0]["content"] == "How big is the Zephyr X2?"
-    tally(runs=3, faults=1, answers=2, lost=0)
+    figures = http_figures([first, third])
+    tally(faults=1, runs=figures["runs"] + 1, answers=figures["answers"], lost=2 - len(kept[:2]))
 
 
 def test_cli_killed_mid_answer_keeps_its_sqlite_thread(tmp_path: Path, tally: Any) -> None:
@@ -297,4 +300,11 @@ def test_cli_killed_mid_answer_keeps_its_sqlite_thread(tmp_path: Path, tally: An
     assert messages[0] == {"role": "human", "content": "What is the restocking fee for returns?"}
     assert messages[1]["role"] == "ai" and "10%" in messages[1]["content"]
     assert messages[-2]["content"] == "And the warranty?" and messages[-1]["role"] == "ai"
-    tally(runs=3, faults=1, answers=2, lost=0)
+    finished = [first, third]  # the killed CLI run is the fault
+    tally(
+        runs=len(finished) + 1,
+        faults=1,
+        answers=sum(p.returncode == 0 for p in finished),
+        errors=sum(p.returncode != 0 for p in finished),
+        lost=2 - len(messages[:2]),
+    )
