@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import sysconfig
+import zipfile
 from pathlib import Path
 
 import adaptive_rag
@@ -42,3 +44,56 @@ def test_import_builds_no_client() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_the_built_wheel_holds_one_package_and_runs_in_a_clean_venv(tmp_path: Path) -> None:
+    """Build the wheel, install it alone into a fresh venv (dependencies from this one's
+    site-packages, never the editable checkout), and use it from an unrelated folder."""
+    root = Path(adaptive_rag.__file__).parent
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+        + ["-w", str(wheels), str(root)],
+        check=True,
+        capture_output=True,
+        cwd=tmp_path,
+    )
+    (wheel,) = wheels.glob("adaptive_rag-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        tops = {name.split("/")[0] for name in archive.namelist()}
+    assert tops == {"adaptive_rag", wheel.name.split("-py3")[0] + ".dist-info"}
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)  # what pip install does for a pure wheel, minus the scripts
+    deps = sysconfig.get_path("purelib")  # a plain path line: its own .pth files are not run
+    (site / "deps.pth").write_text(deps + "\n", encoding="utf-8")
+    code = (
+        "import adaptive_rag, importlib.util as u, sys; "
+        "from adaptive_rag.served import agent; "
+        "print(adaptive_rag.__file__); print(agent.name); "
+        "print(','.join(n for n in ('graph', 'nodes', 'prompts', 'core', 'cli') if u.find_spec(n)))"
+    )
+    out = subprocess.run(
+        [str(python), "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    installed, name, generic = (out.stdout.splitlines() + ["", "", ""])[:3]
+    assert installed.startswith(str(site)), installed  # the wheel's copy, not the checkout
+    assert name == "Adaptive RAG" and generic == ""
+    help_text = subprocess.run(
+        [str(python), "-m", "adaptive_rag.cli.main", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    ).stdout
+    assert "ingest" in help_text and "ask" in help_text
