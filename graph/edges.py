@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from adaptive_rag.schema.state import State, SubQuestionState, has_history
+from adaptive_rag.schema.reading import has_history
+from adaptive_rag.schema.state import State, SubQuestionState
 from langgraph.types import Send
 
 Budget = Literal["max_rewrites", "max_regenerations", "max_web_searches", "max_hops"]

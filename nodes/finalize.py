@@ -8,15 +8,8 @@ from adaptive_rag.core.calibration import calibrated, load_calibration
 from adaptive_rag.core.language import language_of
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.state import (
-    COUNTERS,
-    REJECTED,
-    Decline,
-    Diagnostics,
-    Source,
-    State,
-    verdict_score,
-)
+from adaptive_rag.schema.reading import verdict_score
+from adaptive_rag.schema.state import COUNTERS, REJECTED, Decline, Diagnostics, Source, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage

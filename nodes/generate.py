@@ -17,16 +17,8 @@ from adaptive_rag.knowledge.sources import (
 from adaptive_rag.nodes.calling import ask, note
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context, context_of
-from adaptive_rag.schema.state import (
-    RESET,
-    Decline,
-    GenerationMode,
-    Hop,
-    Source,
-    State,
-    SubAnswer,
-    describe_hops,
-)
+from adaptive_rag.schema.reading import describe_hops
+from adaptive_rag.schema.state import RESET, Decline, GenerationMode, Hop, Source, State, SubAnswer
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.documents import Document

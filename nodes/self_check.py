@@ -6,7 +6,8 @@ from adaptive_rag.knowledge.sources import reading_messages
 from adaptive_rag.nodes.calling import ask_json
 from adaptive_rag.prompts import self_check as prompts
 from adaptive_rag.schema.context import Context, context_of
-from adaptive_rag.schema.state import SelfCheck, State, verdict_score
+from adaptive_rag.schema.reading import verdict_score
+from adaptive_rag.schema.state import SelfCheck, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Annotated, Literal, NotRequired, get_args
 
 from adaptive_rag.core.failures import Failure
@@ -17,7 +16,7 @@ from adaptive_rag.schema.reducers import (
     merge_sub_answers,
 )
 from langchain_core.documents import Document
-from langchain_core.messages import AnyMessage, BaseMessage
+from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
@@ -118,13 +117,6 @@ class Hop(TypedDict):
     """Keys (doc_key) of the documents this hop retrieved, in rank order."""
 
 
-def describe_hops(hops: Sequence[Hop]) -> str:
-    """List hops as numbered 'query -> finding' lines, as the hop and answer prompts show them."""
-    return "\n".join(
-        f"{h['index'] + 1}. {h['query']} -> {h['finding'] or '(not found)'}" for h in hops
-    )
-
-
 class SelfCheck(TypedDict):
     """Self-RAG verdict on the latest answer."""
 
@@ -136,21 +128,6 @@ class SelfCheck(TypedDict):
     """What was wrong, fed back to the regeneration."""
     parsed: bool
     """False when the checker's output could not be read (verdict is the safe default)."""
-
-
-def has_history(state: State) -> bool:
-    """Whether the conversation holds earlier answered turns before this question."""
-    return len(conversation(state.get("messages") or [])) > 1
-
-
-def conversation(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
-    """Return the thread's messages without refused turns (stand-ins and error replies)."""
-    return [m for m in messages if getattr(m, "name", None) != REJECTED]
-
-
-def verdict_score(check: SelfCheck) -> int:
-    """Rank a self-check verdict: grounded counts twice as much as answering the question."""
-    return 2 * int(check["grounded"]) + int(check["answers_question"])
 
 
 class Diagnostics(TypedDict):
