@@ -58,13 +58,28 @@ def ask(
     `model` picks the model from the Context (Services.chat or .fast), so a model that cannot
     even be built fails here too, like any call.
     """
+    reply = ask_streamed(update, node, model, ctx, messages, then, stream=False)
+    return reply.text if reply else None
+
+
+def ask_streamed(
+    update: Update,
+    node: str,
+    model: Pick,
+    ctx: Context,
+    messages: list[BaseMessage],
+    then: str,
+    *,
+    stream: bool = True,
+) -> Reply | None:
+    """Call a model whose tokens stream to chat clients (the answer); return the whole reply."""
     try:
-        reply = call_model(model(ctx), messages)
+        reply = call_model(model(ctx), messages, stream=stream)
     except Exception as exc:
         note_failure(update, node, "model", exc, then)
         return None
     count(update, reply)
-    return reply.text
+    return reply
 
 
 def ask_json(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import NamedTuple, cast
 
 from adaptive_rag.core.calibration import calibrated, load_calibration
 from adaptive_rag.core.language import language_of
@@ -96,46 +96,50 @@ GROUNDED = 2
 """verdict_score of a grounded answer: below it, an answer is declined rather than returned."""
 
 
-def settle(state: State) -> tuple[str, list[Source], Decline | None, bool]:
+class Settled(NamedTuple):
+    """What a turn ends with, before the decline wording and notices are applied."""
+
+    answer: str
+    sources: list[Source]
+    decline: Decline | None
+    unverified: bool
+    message_id: str
+    """Id of the streamed generation this final text replaces in a chat UI ('' when none)."""
+
+
+def settle(state: State) -> Settled:
     """Return the answer, its sources, the decline (if any), and whether it is left unverified."""
     answer, sources = state.get("answer") or "", list(state.get("sources") or [])
     check, declined = state.get("check"), state.get("decline")
     best, best_score = state.get("best_answer") or "", state.get("best_score", -1)
-    best_sources = list(state.get("best_sources") or [])
+    best_sources, best_id = list(state.get("best_sources") or []), state.get("best_id") or ""
+    answer_id = state.get("answer_id") or ""
     if state.get("error"):
-        return state["error"], [], Decline(reason="invalid_input", detail=state["error"]), False
+        return Settled(
+            state["error"], [], Decline(reason="invalid_input", detail=state["error"]), False, ""
+        )
     if state.get("clarification"):
         detail = "the question refers to something the conversation does not hold"
-        return (
-            state["clarification"],
-            [],
-            Decline(reason="needs_clarification", detail=detail),
-            False,
-        )
+        decline = Decline(reason="needs_clarification", detail=detail)
+        return Settled(state["clarification"], [], decline, False, "")
     if declined or state.get("mode") == "none":
         # a later attempt found nothing (or failed): an earlier grounded answer is still better
         if best and best_score >= GROUNDED:
-            return f"{best}\n\n{UNVERIFIED_NOTE}", best_sources, None, True
-        return answer, sources, declined, False
+            return Settled(f"{best}\n\n{UNVERIFIED_NOTE}", best_sources, None, True, best_id)
+        return Settled(answer, sources, declined, False, answer_id)
     if check is None or passed(state):
-        return answer, sources, None, False
+        return Settled(answer, sources, None, False, answer_id)
     if best and best_score > verdict_score(check):
-        answer, sources = best, best_sources
+        answer, sources, answer_id = best, best_sources, best_id
     if check["parsed"] and max(best_score, verdict_score(check)) < GROUNDED:
-        return (
-            "",
-            [],
-            Decline(
-                reason="unsupported", detail=check["feedback"] or "the self-check found no support"
-            ),
-            False,
-        )
-    return f"{answer}\n\n{UNVERIFIED_NOTE}", sources, None, True
+        detail = check["feedback"] or "the self-check found no support"
+        return Settled("", [], Decline(reason="unsupported", detail=detail), False, answer_id)
+    return Settled(f"{answer}\n\n{UNVERIFIED_NOTE}", sources, None, True, answer_id)
 
 
 def finalize(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Return the checked answer, the best one so far marked unverified, or an honest decline."""
-    answer, sources, decline, unverified = settle(state)
+    answer, sources, decline, unverified, message_id = settle(state)
     notices = [*(state.get("notices") or []), *([UNVERIFIED_NOTE] if unverified else [])]
     language = state.get("language") or language_of(state.get("query") or "")
     answerable = decline is None
@@ -173,5 +177,12 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
         "notices": notices,
         "language": language,
         "diagnostics": diagnostics,
-        "messages": [AIMessage(content=answer, name=REJECTED if state.get("error") else None)],
+        # the id of the streamed tokens, so a chat UI replaces them with this final text
+        "messages": [
+            AIMessage(
+                content=answer,
+                name=REJECTED if state.get("error") else None,
+                id=message_id or None,
+            )
+        ],
     }

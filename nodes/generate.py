@@ -14,7 +14,7 @@ from adaptive_rag.knowledge.sources import (
     reading_messages,
     title_of,
 )
-from adaptive_rag.nodes.calling import ask, note
+from adaptive_rag.nodes.calling import ask_streamed, note
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.reading import describe_hops
@@ -150,24 +150,26 @@ def _write(
 ) -> tuple[str, str | None] | None:
     """Write the answer, and once more if it is empty or in another language (within budget).
 
-    Returns the answer and what is still wrong with it, or None when the model failed.
+    Returns the answer and what is still wrong with it, or None when the model failed. The
+    answer's tokens stream to chat clients; its message id is kept in `answer_id`.
     """
     language = state.get("language") or "en"
-    text = ask(update, "generate", services.chat, ctx, messages, "no answer")
-    if text is None:
+    reply = ask_streamed(update, "generate", services.chat, ctx, messages, "no answer")
+    if reply is None:
         return None
+    text, update["answer_id"] = reply.text, reply.message_id or ""
     answer = tidy(text)
     problem = _problem(answer, language, from_sources)
     spent = state.get("regenerations", 0) + int(update.get("regenerations") or 0)
     if problem and spent < ctx.max_regenerations:
         cue = HumanMessage(prompts.RETRY[problem].format(language=language_name(language)))
-        retry = ask(
-            update, "generate", services.chat, ctx, [*messages, AIMessage(text), cue], "no answer"
-        )
+        again = [*messages, AIMessage(text), cue]
+        retry = ask_streamed(update, "generate", services.chat, ctx, again, "no answer")
         if retry is None:
             return None
         update["regenerations"] = int(update.get("regenerations") or 0) + 1
-        answer = tidy(retry)
+        update["answer_id"] = retry.message_id or ""
+        answer = tidy(retry.text)
         problem = _problem(answer, language, from_sources)
     return answer, problem
 

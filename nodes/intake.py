@@ -117,6 +117,8 @@ def _fresh_turn(ctx: Context, services: Services) -> Update:
         "best_answer": "",
         "best_score": -1,
         "best_sources": [],
+        "answer_id": "",
+        "best_id": "",
         "steps": [RESET, "intake"],
         "notes": RESET,
         "failures": RESET,

@@ -46,4 +46,5 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> U
         update["best_answer"] = answer
         update["best_score"] = verdict_score(check)
         update["best_sources"] = state.get("sources") or []
+        update["best_id"] = state.get("answer_id") or ""
     return update

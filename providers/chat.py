@@ -11,7 +11,8 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.runnables import Runnable
+from langchain_core.runnables import Runnable, RunnableConfig
+from langgraph.constants import TAG_NOSTREAM
 from pydantic import BaseModel, ValidationError
 
 DEFAULT_OPENAI_MODEL = "openai:gpt-4o-mini"
@@ -107,6 +108,8 @@ class Reply:
     text: str
     tokens_in: int = 0
     tokens_out: int = 0
+    message_id: str | None = None
+    """The reply's message id: the id its streamed tokens carried."""
 
 
 def constrain_json(model: BaseChatModel, schema: type[BaseModel] | None) -> Runnable[Any, Any]:
@@ -124,12 +127,26 @@ def constrain_json(model: BaseChatModel, schema: type[BaseModel] | None) -> Runn
 
 
 def call_model(
-    model: BaseChatModel, messages: list[BaseMessage], schema: type[BaseModel] | None = None
+    model: BaseChatModel,
+    messages: list[BaseMessage],
+    schema: type[BaseModel] | None = None,
+    *,
+    stream: bool = False,
 ) -> Reply:
-    """Invoke a chat model (JSON-constrained when a schema is given); return text and usage."""
-    message = constrain_json(model, schema).invoke(messages)
+    """Invoke a chat model (JSON-constrained when a schema is given); return text and usage.
+
+    Only a call with `stream=True` (the answer) streams its tokens in LangGraph's `messages`
+    mode; every other call is tagged `nostream`, so a chat UI never shows a grader's JSON.
+    """
+    config: RunnableConfig = {} if stream else {"tags": [TAG_NOSTREAM]}
+    message = constrain_json(model, schema).invoke(messages, config)
     tokens_in, tokens_out = token_usage(message)
-    return Reply(text=message_text(message).strip(), tokens_in=tokens_in, tokens_out=tokens_out)
+    return Reply(
+        text=message_text(message).strip(),
+        tokens_in=tokens_in,
+        tokens_out=tokens_out,
+        message_id=message.id,
+    )
 
 
 def token_usage(message: BaseMessage) -> tuple[int, int]:

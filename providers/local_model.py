@@ -20,6 +20,7 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.utils.utils import LC_ID_PREFIX
 
 MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
@@ -158,12 +159,19 @@ def _write(
         text = (choice.get("delta") or {}).get("content") or ""
         if text:
             parts.append(text)
-            if run_manager is not None:
-                piece = ChatGenerationChunk(message=AIMessageChunk(content=text))
+            if run_manager is not None:  # every token under the run's id, as streamed models do
+                piece = ChatGenerationChunk(
+                    message=AIMessageChunk(content=text, id=message_id(run_manager))
+                )
                 run_manager.on_llm_new_token(text, chunk=piece)
         finish = choice.get("finish_reason") or finish
     prompt = max(int(client.n_tokens) - len(parts), 0)
     return parts, finish, prompt
+
+
+def message_id(run_manager: Any) -> str:
+    """Return the id LangChain gives a streamed reply (one per call: tokens and the whole)."""
+    return f"{LC_ID_PREFIX}-{run_manager.run_id}"
 
 
 def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
@@ -219,6 +227,7 @@ def _serialised(base: Any) -> Any:
                     "total_tokens": prompt + completion,
                 },
                 response_metadata={"finish_reason": finish, "model_name": MODEL_FILE},
+                id=message_id(run_manager) if run_manager is not None else None,
             )
             return ChatResult(generations=[ChatGeneration(message=message)])
 

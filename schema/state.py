@@ -252,6 +252,10 @@ class State(InputState, OutputState, total=False):
     """Score of best_answer: 2 if grounded, plus 1 if it answers the question."""
     best_sources: list[Source]
     """The sources best_answer cites."""
+    answer_id: str
+    """Message id of the latest answer's streamed tokens; the final AI message keeps it."""
+    best_id: str
+    """Message id of best_answer's tokens."""
     rejected: list[Document]
     """Documents the grader judged irrelevant; used only when nothing better was found."""
     web_status: str

@@ -76,6 +76,8 @@ class Update(TypedDict, total=False):
     best_answer: str
     best_score: int
     best_sources: list[Source]
+    answer_id: str
+    best_id: str
     rejected: list[Document]
     web_status: str
     retrievals: Count

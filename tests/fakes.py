@@ -31,8 +31,8 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, PrivateAttr
 
@@ -115,6 +115,8 @@ class ScriptedChatModel(BaseChatModel):
 
     @classmethod
     def with_script(cls, **overrides: Reply) -> ScriptedChatModel:
+        unknown = set(overrides) - set(DEFAULT_SCRIPT)
+        assert not unknown, f"no such role {unknown}; roles: {sorted(DEFAULT_SCRIPT)}"
         return cls(script={**DEFAULT_SCRIPT, **overrides})
 
     @property
@@ -150,7 +152,13 @@ class ScriptedChatModel(BaseChatModel):
         if isinstance(reply, Exception):
             raise reply
         text = reply(user) if callable(reply) else reply
+        run_id = f"lc_run--{run_manager.run_id}" if run_manager else None
+        for piece in re.findall(r"\S+\s*|\s+", text) if run_manager else []:
+            # token by token under the run's id, as the embedded model streams
+            chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece, id=run_id))
+            run_manager.on_llm_new_token(piece, chunk=chunk)  # type: ignore[union-attr]
         message = AIMessage(
+            id=run_id,
             content=text,
             usage_metadata={
                 "input_tokens": len(system + user) // 4,

@@ -82,3 +82,43 @@ def test_bad_context_is_a_client_error_not_a_crash(server: str) -> None:
     assert response.status_code >= 400 or "k must be between" in body
     ok = run(server, thread, "scripted", {"question": "How big is the Zephyr X2 kettle?"})
     assert ok["answer"]
+
+
+def test_a_chat_client_streams_the_answer_once_under_one_id(server: str) -> None:
+    """What Agent Chat UI asks for (messages-tuple + values), through the official SDK."""
+    from langgraph_sdk import get_sync_client  # noqa: PLC0415
+
+    client = get_sync_client(url=server)
+    thread = client.threads.create()["thread_id"]
+    chunks, values = [], []
+    for part in client.runs.stream(
+        thread,
+        "scripted",
+        input={"messages": [{"role": "user", "content": "How big is the Zephyr X2 kettle?"}]},
+        stream_mode=["messages-tuple", "values"],
+    ):
+        if part.event == "messages":
+            chunks.append(part.data)
+        elif part.event == "values":
+            values.append(part.data)
+    ai = [(message, meta) for message, meta in chunks if message["type"].lower().startswith("ai")]
+    assert ai, "no answer tokens"
+    assert {meta["langgraph_node"] for _, meta in ai} == {"generate"}  # no grader JSON, no echo
+    ids = {message["id"] for message, _ in ai}
+    assert len(ids) == 1
+    final = values[-1]["messages"]
+    assert [m["type"] for m in final] == ["human", "ai"] and final[-1]["id"] in ids
+    streamed = "".join(message["content"] for message, _ in ai).strip()
+    assert streamed and streamed in final[-1]["content"]
+    # a follow-up on the same thread streams its own answer under a new id
+    again = [
+        part.data
+        for part in client.runs.stream(
+            thread,
+            "scripted",
+            input={"messages": [{"role": "user", "content": "And how long to boil?"}]},
+            stream_mode="messages-tuple",
+        )
+        if part.event == "messages" and part.data[0]["type"].lower().startswith("ai")
+    ]
+    assert again and {m["id"] for m, _ in again}.isdisjoint(ids)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -50,10 +51,13 @@ def test_the_built_wheel_holds_one_package_and_runs_in_a_clean_venv(tmp_path: Pa
     """Build the wheel, install it alone into a fresh venv (dependencies from this one's
     site-packages, never the editable checkout), and use it from an unrelated folder."""
     root = Path(adaptive_rag.__file__).parent
+    source = tmp_path / "source"  # a copy, so the build leaves nothing in the checkout
+    skip = (".*", "build", "*.egg-info", "eval-out", "node_modules", "tests", "__pycache__")
+    shutil.copytree(root, source, ignore=shutil.ignore_patterns(*skip))
     wheels = tmp_path / "wheels"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
-        + ["-w", str(wheels), str(root)],
+        + ["-w", str(wheels), str(source)],
         check=True,
         capture_output=True,
         cwd=tmp_path,
