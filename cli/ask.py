@@ -69,7 +69,7 @@ def open_graph() -> Any:
 def ask(
     question: Annotated[str, typer.Argument(help="The question ('-' reads it from stdin).")],
     thread: Annotated[str, typer.Option("--thread", "-t", help="Continue this conversation.")] = "",
-    collection: Collection = "default",
+    collection: Collection = None,
     kb_path: KbPath = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print the full output state.")] = False,
     all_sources: AllSources = False,
@@ -138,20 +138,21 @@ def _exit_for(out: dict[str, Any]) -> None:
 
 @app.command()
 def demo(
+    collection: Collection = None,
     kb_path: KbPath = "",
     questions: Annotated[Path, typer.Option(help="JSONL of questions to ask.")] = SAMPLE_QUESTIONS,
 ) -> None:
-    """Ingest the bundled sample knowledge base and answer its sample questions."""
-    from adaptive_rag.knowledge.store import user_data_dir  # noqa: PLC0415
+    """Ingest the bundled sample into the default knowledge base and answer its questions.
 
+    The default one, so `ask`, `chat`, `langgraph dev` and Studio answer from it afterwards.
+    """
     if not SAMPLE_KB.is_dir():
         raise fail(f"the sample knowledge base is missing at {SAMPLE_KB}", 1)
-    kb_dir = kb_path or str(user_data_dir() / "demo-kb")
-    typer.echo(f"Ingesting the sample knowledge base ({SAMPLE_KB}) into {kb_dir} ...")
-    ingest([SAMPLE_KB], collection="quillon", kb_path=kb_dir)
+    typer.echo(f"Ingesting the sample knowledge base ({SAMPLE_KB}) ...")
+    ingest([SAMPLE_KB], collection=collection, kb_path=kb_path)
     ctx = context_from(
-        collection="quillon",
-        kb_path=kb_dir,
+        collection=collection,
+        kb_path=kb_path,
         kb_description="Quillon Labs: Kestrel sensors, Heron hubs, warranty, returns, support",
     )
     rows = [json.loads(line) for line in questions.read_text().splitlines() if line.strip()]
@@ -172,7 +173,7 @@ def demo(
 @app.command()
 def chat(
     thread: Annotated[str, typer.Option("--thread", "-t", help="Resume this conversation.")] = "",
-    collection: Collection = "default",
+    collection: Collection = None,
     kb_path: KbPath = "",
     settings: Settings = None,
 ) -> None:

@@ -25,7 +25,15 @@ SAMPLE_QUESTIONS = SAMPLE_KB.parent / "sample_questions.jsonl"
 KbPath = Annotated[
     str, typer.Option("--kb-path", help="Knowledge-base folder (default: user data).")
 ]
-Collection = Annotated[str, typer.Option("--collection", "-c", help="Collection name.")]
+Collection = Annotated[
+    str | None,
+    typer.Option(
+        "--collection",
+        "-c",
+        help="Collection name (default: ADAPTIVE_RAG_COLLECTION, else 'default').",
+        show_default=False,
+    ),
+]
 AllSources = Annotated[
     bool,
     typer.Option("--all-sources", help="Also list documents looked at but not cited."),
@@ -43,13 +51,13 @@ def fail(message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
-def open_kb(kb_path: str, collection: str, create: bool) -> Any:
+def open_kb(kb_path: str, collection: str | None, create: bool) -> Any:
     """Open a knowledge base, turning its errors into exit codes."""
     from adaptive_rag.knowledge.embeddings import EmbeddingsUnavailableError  # noqa: PLC0415
     from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError  # noqa: PLC0415
 
     try:
-        return KnowledgeBase.open(kb_path, collection, create=create)
+        return KnowledgeBase.open(kb_path, collection or "", create=create)
     except KnowledgeBaseError as exc:
         raise fail(str(exc), EXIT_NO_KB) from exc
     except EmbeddingsUnavailableError as exc:

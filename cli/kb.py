@@ -15,7 +15,7 @@ def ingest(
     paths: Annotated[
         list[Path], typer.Argument(help="Files or folders (.txt .md .html .pdf .jsonl).")
     ],
-    collection: Collection = "default",
+    collection: Collection = None,
     kb_path: KbPath = "",
 ) -> None:
     """Add documents to the knowledge base (unchanged files are skipped, changed ones replaced)."""
@@ -28,7 +28,7 @@ def ingest(
         f" {len(report.unchanged)} unchanged, {len(report.duplicates)} duplicates,"
         f" {len(report.failed)} failed;"
         f" {report.chunks_added} chunks added, {report.chunks_removed} removed"
-        f" in {seconds:.1f}s -> {kb.count()} chunks in {collection!r} at {kb.location}"
+        f" in {seconds:.1f}s -> {kb.count()} chunks in {kb.name!r} at {kb.location}"
     )
     for duplicate in report.duplicates:
         typer.secho(f"skipped duplicate: {duplicate}", fg=typer.colors.YELLOW, err=True)
@@ -39,18 +39,18 @@ def ingest(
 
 
 @app.command("list")
-def list_sources(collection: Collection = "default", kb_path: KbPath = "") -> None:
+def list_sources(collection: Collection = None, kb_path: KbPath = "") -> None:
     """Show the sources in the knowledge base."""
     kb = open_kb(kb_path, collection, create=False)
     for entry in kb.sources():
         typer.echo(f"{entry['chunks']:5d}  {entry['source']}  ({entry['title']})")
-    typer.echo(f"{kb.count()} chunks in {collection!r} at {kb.location}")
+    typer.echo(f"{kb.count()} chunks in {kb.name!r} at {kb.location}")
 
 
 @app.command()
 def delete(
     source: Annotated[str, typer.Argument(help="A source exactly as `list` shows it (or a path).")],
-    collection: Collection = "default",
+    collection: Collection = None,
     kb_path: KbPath = "",
 ) -> None:
     """Remove one source and its chunks."""
@@ -58,5 +58,5 @@ def delete(
     candidates = [source, str(Path(source).expanduser().resolve())]
     removed = next((n for n in (kb.delete(c) for c in candidates) if n), 0)
     if not removed:
-        raise fail(f"no source {source!r} in {collection!r} (see `adaptive-rag list`)", 1)
+        raise fail(f"no source {source!r} in {kb.name!r} (see `adaptive-rag list`)", 1)
     typer.echo(f"removed {removed} chunks of {source}")

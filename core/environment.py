@@ -17,3 +17,12 @@ def env_seconds(name: str, default: float) -> float:
     if value <= 0:
         raise ValueError(f"{name} must be positive, got {raw!r}")
     return value
+
+
+def default_collection() -> str:
+    """Return the knowledge base every entry point uses unless told otherwise.
+
+    `ingest`, `demo`, `ask`, `chat` and the served graph all read ADAPTIVE_RAG_COLLECTION
+    (default 'default'), so what one fills the others search.
+    """
+    return os.environ.get("ADAPTIVE_RAG_COLLECTION", "").strip() or "default"

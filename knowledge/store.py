@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from adaptive_rag.core.environment import default_collection
 from adaptive_rag.knowledge.chunking import index_text
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.ingest import Ingestion
@@ -73,15 +74,18 @@ class KnowledgeBase(Ingestion):
     def open(
         cls,
         kb_path: str = "",
-        collection: str = "default",
+        collection: str = "",
         embedding_model: str = "auto",
         create: bool = False,
         embeddings: Embeddings | None = None,
     ) -> KnowledgeBase:
-        """Open a collection; with create=True make it (recording its embedding model).
+        """Open a collection ('' is the default one); with create=True make it.
 
+        Without create, a missing or empty collection is a KnowledgeBaseError that says how to
+        fill it, so no question is answered as if an empty knowledge base had been searched.
         `embeddings` overrides the model built from `embedding_model` (which still names it).
         """
+        collection = collection or default_collection()
         spec = resolve_embeddings_spec(embedding_model)
         try:
             client, where, bm25 = _client(kb_path)
@@ -93,9 +97,11 @@ class KnowledgeBase(Ingestion):
             raise KnowledgeBaseError(f"collection name {collection!r}: {exc}") from exc
         except Exception:
             existing = None
-        if existing is None and not create:
+        if not create and (existing is None or existing.count() == 0):
+            state = "no knowledge base" if existing is None else "the knowledge base"
+            empty = "" if existing is None else " is empty"
             raise KnowledgeBaseError(
-                f"no knowledge base {collection!r} at {where}: add documents first with"
+                f"{state} {collection!r} at {where}{empty}: add documents first with"
                 f" `adaptive-rag ingest PATH --collection {collection}`"
             )
         if existing is not None:

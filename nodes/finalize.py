@@ -144,7 +144,7 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
     language = state.get("language") or language_of(state.get("query") or "")
     answerable = decline is None
     if decline and decline["reason"] in prompts.DECLINE[language]:
-        answer = prompts.DECLINE[language][decline["reason"]]
+        answer = prompts.DECLINE[language][decline["reason"]].replace("{detail}", decline["detail"])
         notices = []
         route = state.get("route")
         if route and route["category"] == "realtime" and state.get("web_status") != "ok":

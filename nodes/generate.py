@@ -95,12 +95,7 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> Upd
     mode = choose_mode(state)
     update: Update = {"steps": "generate", "mode": mode, "decline": None}
     if mode == "fallback" and not ctx.allow_general_knowledge:
-        decline = (
-            Decline(reason="no_relevant_documents", detail="every document found was irrelevant")
-            if state.get("rejected")
-            else Decline(reason="no_documents", detail="the knowledge base returned no documents")
-        )
-        update.update({"decline": decline, "answer": "", "sources": [], "notices": []})
+        update.update({"decline": _why_nothing(state), "answer": "", "sources": [], "notices": []})
         return update
     update["generations"] = 1
     check = state.get("check")
@@ -138,6 +133,20 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> Upd
     update["notices"] = [*before, *after]
     update["sources"] = sources_for(answer, docs) if docs else []
     return update
+
+
+def _why_nothing(state: State) -> Decline:
+    """Say why no document is left: none relevant, no knowledge base to search, or none found."""
+    if state.get("rejected"):
+        return Decline(reason="no_relevant_documents", detail="every document found was irrelevant")
+    unavailable = [
+        f["message"]
+        for f in state.get("failures") or []
+        if f["kind"] in ("knowledge_base_unavailable", "search_failed")
+    ]
+    if unavailable:  # missing, empty, or down: the answer says so, with what to do
+        return Decline(reason="no_knowledge_base", detail=unavailable[-1].split(": ", 1)[-1])
+    return Decline(reason="no_documents", detail="the knowledge base returned no documents")
 
 
 def _write(

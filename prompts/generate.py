@@ -68,6 +68,7 @@ DIRECT_CUE = {"en": "Answer in English:", "zh": "请用中文回答："}
 DECLINE = {
     "en": {
         "no_documents": "I found nothing about this in the knowledge base, so I cannot answer it from there.",
+        "no_knowledge_base": "I cannot answer from the knowledge base: {detail}.",
         "no_relevant_documents": "The knowledge base does not answer this: the documents I found are about other things.",
         "not_in_sources": "The knowledge base does not answer this: the documents I found do not say.",
         "unsupported": "I could not find an answer that the documents support, so I will not guess.",
@@ -75,6 +76,7 @@ DECLINE = {
     },
     "zh": {
         "no_documents": "知识库中没有找到与此相关的内容，因此无法据此回答。",
+        "no_knowledge_base": "无法根据知识库回答：{detail}。",
         "no_relevant_documents": "知识库无法回答这个问题：找到的文档讲的是别的内容。",
         "not_in_sources": "知识库无法回答这个问题：找到的文档中没有相关说法。",
         "unsupported": "没有找到文档能够支持的答案，所以我不作猜测。",

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Annotated, Any
 
+from adaptive_rag.core.environment import default_collection
 from langgraph.runtime import Runtime
 
 _LLM = {"__template_metadata__": {"kind": "llm"}}
@@ -42,8 +43,12 @@ class Context:
         },
     )
     collection: str = field(
-        default="default",
-        metadata={"description": "Knowledge-base collection to search."},
+        default_factory=default_collection,
+        metadata={
+            "description": "Knowledge-base collection to search; empty or unset means"
+            " ADAPTIVE_RAG_COLLECTION, else 'default' (the one `adaptive-rag ingest` and"
+            " `make demo` fill)."
+        },
     )
     kb_description: str = field(
         default="the documents ingested into this knowledge base",

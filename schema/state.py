@@ -27,6 +27,7 @@ Shape = Literal["parallel", "sequential"]
 GenerationMode = Literal["direct", "rag", "synthesis", "regenerate", "fallback", "none"]
 DeclineReason = Literal[
     "no_documents",
+    "no_knowledge_base",
     "no_relevant_documents",
     "not_in_sources",
     "unsupported",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from pathlib import Path
 
 from adaptive_rag import Context
@@ -13,7 +13,8 @@ README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 
 def test_every_context_field_is_in_the_configuration_table() -> None:
     for f in fields(Context):
-        assert f"| `{f.name}` | `{f.default!r}` |" in README, f"README is missing {f.name}"
+        default = f.default if f.default_factory is MISSING else f.default_factory()
+        assert f"| `{f.name}` | `{default!r}` |" in README, f"README is missing {f.name}"
 
 
 def test_env_example_lists_every_variable_the_code_reads() -> None:

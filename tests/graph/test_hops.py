@@ -93,7 +93,7 @@ def test_a_failed_search_declines_instead_of_guessing(make_harness: Any) -> None
     h = make_harness(retriever=KeywordRetriever(docs=bridge_docs(), fail=True))
     out = h.ask(BRIDGE)
     assert out["answerable"] is False
-    assert out["decline"]["reason"] == "no_documents"
+    assert out["decline"]["reason"] == "no_knowledge_base"  # the cause, said in the answer
     assert "retrieval failed" in " ".join(out["diagnostics"]["notes"])
 
 

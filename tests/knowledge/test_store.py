@@ -99,6 +99,25 @@ def test_missing_collection_says_how_to_create_it(tmp_path: Path) -> None:
         KnowledgeBase.open(str(tmp_path / "kb"), "nothing-here", "test:hash")
 
 
+def test_an_empty_collection_is_said_to_be_empty(open_kb: Any) -> None:
+    open_kb("empty")  # created, nothing ingested
+    with pytest.raises(KnowledgeBaseError, match="'empty' .* is empty: add documents first"):
+        open_kb("empty", create=False)
+
+
+def test_every_entry_point_shares_one_default_collection(
+    open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adaptive_rag.schema.context import Context  # noqa: PLC0415
+
+    assert Context().collection == "default"
+    assert open_kb("").name == "default"
+    monkeypatch.setenv("ADAPTIVE_RAG_COLLECTION", "handbook")
+    assert Context().collection == "handbook" and open_kb("").name == "handbook"
+    with pytest.raises(ValueError, match="collection"):
+        Context(collection=" ")  # a blank one given on purpose is refused, not defaulted
+
+
 def test_bm25_index_persists_and_is_rebuilt_when_another_process_writes(
     open_kb: Any, tmp_path: Path
 ) -> None:

@@ -120,7 +120,8 @@ def test_knowledge_base_down_falls_back_and_says_so() -> None:
     graph = build_graph(services=Services(chat_model=model, retriever=retriever, no_web=True))
     out = graph.invoke({"question": "How big is the Zephyr X2 kettle?"})
     assert any(f["node"] == "retrieve" for f in out["failures"])
-    assert "I found nothing about this in the knowledge base" in out["answer"]
+    assert out["decline"]["reason"] == "no_knowledge_base"
+    assert "vector store is down" in out["answer"]  # the cause, not "found nothing"
     assert out["sources"] == [] and out["confidence"] <= 0.2
 
 

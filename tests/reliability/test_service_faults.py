@@ -101,7 +101,8 @@ def test_embedded_chroma_down_answers_without_the_knowledge_base(
     )
     notes = " ".join(out["diagnostics"]["notes"])
     assert "malformed" in notes and ("unavailable" in notes or "retrieval failed" in notes)
-    assert "I found nothing about this in the knowledge base" in out["answer"]
+    assert out["decline"]["reason"] == "no_knowledge_base"
+    assert out["answer"].startswith("I cannot answer from the knowledge base: ")
     assert out["sources"] == [] and out["confidence"] <= 0.2
     tally(faults=1)
 
@@ -124,7 +125,8 @@ def test_chroma_server_down_is_an_honest_answer(
     monkeypatch.setenv("CHROMA_PORT", str(free_port()))  # nobody listens
     out, _ = two_turns(Services(chat_model=ScriptedChatModel.with_script(), no_web=True))
     assert any(f["node"] == "retrieve" for f in out["failures"])
-    assert "I found nothing about this in the knowledge base" in out["answer"]
+    assert out["decline"]["reason"] == "no_knowledge_base"
+    assert "Chroma server 127.0.0.1" in out["answer"] and "not answering" in out["answer"]
     tally(faults=1)
 
 
