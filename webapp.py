@@ -1,4 +1,7 @@
-"""HTTP layer for `langgraph dev` and LangGraph Server: malformed run requests get a 422, no run."""
+"""HTTP layer for `langgraph dev` and LangGraph Server: refused requests get a 422, no run.
+
+The input rule (schema.checks) covers runs, batch runs, and creating or updating assistants.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +10,7 @@ import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from adaptive_rag.nodes.intake import clean_question
-from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.checks import request_problem
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.responses import JSONResponse
@@ -17,46 +19,31 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-RUN_PATH = re.compile(r"/(threads/[^/]+/)?runs(/wait|/stream)?/?$")
+RUN_PATH = re.compile(r"/(threads/[^/]+/)?runs(/wait|/stream|/batch)?/?$")
+BATCH_PATH = re.compile(r"/runs/batch/?$")
+ASSISTANT_PATH = re.compile(r"/assistants(/[^/]+)?/?$")
+"""Where a body can carry input or context: runs, batch runs, creating or updating assistants."""
 
 
-def run_request_problem(body: bytes) -> str:
-    """Say what is wrong with a run request's input or context, or '' if it may run."""
+def checked(method: str, path: str) -> bool:
+    """Whether a request's body is checked: run creation, and assistant creation or update."""
+    if method == "POST" and RUN_PATH.search(path):
+        return True
+    return (method, bool(ASSISTANT_PATH.search(path))) in (("POST", True), ("PATCH", True)) and (
+        not path.rstrip("/").endswith("/search")
+    )
+
+
+def run_request_problem(body: bytes, path: str = "/runs") -> str:
+    """Say what is wrong with a run, batch or assistant request, or '' if it may go on."""
     try:
         payload = json.loads(body or b"null")
     except (ValueError, UnicodeDecodeError):
         return ""  # the server itself answers malformed JSON with a 422
-    if not isinstance(payload, dict):
-        return ""
-    context = payload.get("context")
-    limit = Context.max_question_chars
-    if context is not None:
-        if not isinstance(context, dict):
-            return f"context must be an object, not {type(context).__name__}"
-        try:
-            limit = Context(**context).max_question_chars
-        except (TypeError, ValueError) as exc:
-            return f"context: {exc}"
-    data = payload.get("input")
-    if data is None:
-        return ""
-    if not isinstance(data, dict):
-        return f"input must be an object with 'question' or 'messages', not {type(data).__name__}"
-    question = data.get("question")
-    if question is not None:
-        if not isinstance(question, str):
-            return f"input.question must be a string, not {type(question).__name__}"
-        if question.strip():
-            return clean_question(question, limit)[1]
-    messages = data.get("messages")
-    if messages is not None:
-        if not isinstance(messages, list | str):
-            return f"input.messages must be a list, not {type(messages).__name__}"
-        for item in messages if isinstance(messages, list) else []:
-            content = item.get("content") if isinstance(item, dict) else item
-            if not isinstance(content, str | list):
-                return f"input.messages: content must be text, not {type(content).__name__}"
-    return ""
+    if BATCH_PATH.search(path) and isinstance(payload, list):
+        problems = [(i, request_problem(item)) for i, item in enumerate(payload)]
+        return next((f"run {i}: {problem}" for i, problem in problems if problem), "")
+    return request_problem(payload)
 
 
 class ValidateRuns:
@@ -67,9 +54,7 @@ class ValidateRuns:
 
     async def __call__(self, scope: Message, receive: Receive, send: Send) -> None:
         """Pass everything through except a POST to a runs endpoint whose body is wrong."""
-        if not (
-            scope["type"] == "http" and scope["method"] == "POST" and RUN_PATH.search(scope["path"])
-        ):
+        if not (scope["type"] == "http" and checked(scope["method"], scope["path"])):
             await self.app(scope, receive, send)
             return
         received: list[Message] = []
@@ -80,7 +65,7 @@ class ValidateRuns:
             body += message.get("body", b"")
             if message["type"] != "http.request" or not message.get("more_body"):
                 break
-        problem = run_request_problem(body)
+        problem = run_request_problem(body, scope["path"])
         if problem:
             response = JSONResponse({"detail": problem}, status_code=422)
             await response(scope, receive, send)

@@ -105,7 +105,7 @@ def _read_stdin() -> str:
 
 def _valid_question(question: str, ctx: Context) -> str:
     """Refuse what the agent would refuse (empty, binary, invalid UTF-8, too long) with exit 2."""
-    from adaptive_rag.nodes.intake import clean_question  # noqa: PLC0415
+    from adaptive_rag.schema.checks import clean_question  # noqa: PLC0415
 
     cleaned, problem = clean_question(question, ctx.max_question_chars)
     if problem:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import language_of
 from adaptive_rag.providers.chat import message_text
+from adaptive_rag.schema.checks import clean_question
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.state import COUNTERS, REJECTED, RESET, State
 from adaptive_rag.schema.updates import Update
@@ -18,7 +18,10 @@ from langgraph.runtime import Runtime
 
 def intake(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Read the question (plain `question` wins over the last human turn) and start a turn."""
-    ctx = context_of(runtime)
+    try:
+        ctx, bad_context = context_of(runtime), ""
+    except (TypeError, ValueError) as exc:  # the same words as the HTTP layer's 422
+        ctx, bad_context = Context(), f"context: {exc}"
     update: Update = _fresh_turn(ctx, services)
     raw: Any = state.get("question")
     replaces: str | None = None  # id of an incoming human message a rejection stands in for
@@ -35,6 +38,7 @@ def intake(state: State, runtime: Runtime[Context], services: Services) -> Updat
             text = message_text(last) if isinstance(last, HumanMessage) else ""
             replaces = last.id if isinstance(last, HumanMessage) else None
         question, problem = clean_question(text, ctx.max_question_chars)
+    problem = bad_context or problem
     if problem:
         update["error"] = problem
         update["failures"] = [RESET, Failure(node="intake", kind="invalid_input", message=problem)]
@@ -53,27 +57,6 @@ def intake(state: State, runtime: Runtime[Context], services: Services) -> Updat
         }
     )
     return update
-
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-def clean_question(text: str, max_chars: int) -> tuple[str, str]:
-    """Return the question without control characters, or '' and why it cannot be asked."""
-    if any("\ud800" <= ch <= "\udfff" for ch in text):
-        return "", "The question is not valid UTF-8 text. Please send it as UTF-8."
-    controls = len(_CONTROL.findall(text))
-    question = _CONTROL.sub("", text).strip()
-    if not question:
-        return "", "Please ask a question: the input had no question text."
-    if controls > max(2, len(text) // 20) or "\ufffd" * 3 in question:
-        return "", "The input looks like binary data, not a question."
-    if len(question) > max_chars:
-        return "", (
-            f"The question is too long ({len(question)} characters; the limit is"
-            f" {max_chars}). Please shorten it."
-        )
-    return question, ""
 
 
 def _fresh_turn(ctx: Context, services: Services) -> Update:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from typing import Annotated, Any
 
 from adaptive_rag.core.environment import default_collection
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 _LLM = {"__template_metadata__": {"kind": "llm"}}
@@ -242,11 +243,16 @@ def context_of(runtime: Runtime[Any] | None) -> Context:
     ctx = runtime.context if runtime is not None else None
     if isinstance(ctx, Context):
         return ctx
+    names = {f.name for f in fields(Context)}
     if isinstance(ctx, dict):
-        names = {f.name for f in fields(Context)}
         return Context(**{key: value for key, value in ctx.items() if key in names})
-    # A parent graph's own context (embedding as a subgraph) or none at all.
-    return Context()
+    # None, or a parent graph's own context (embedded as a subgraph): Context fields set in
+    # config.configurable apply, as LangGraph Server applies them (invalid ones raise ValueError)
+    try:
+        configurable = get_config().get("configurable") or {}
+    except RuntimeError:  # called outside a run
+        configurable = {}
+    return Context(**{key: value for key, value in configurable.items() if key in names})
 
 
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}

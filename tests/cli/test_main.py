@@ -107,10 +107,14 @@ def test_chat_streams_steps_follows_up_and_answers_clarifications(
 
 
 def test_serve_refuses_without_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util  # noqa: PLC0415
+
+    real = importlib.util.find_spec
     monkeypatch.setattr(
-        cli.shutil if hasattr(cli, "shutil") else __import__("shutil"), "which", lambda _: None
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "langgraph_cli" else real(name, *a),
     )
-    monkeypatch.setattr(cli.sys, "executable", "/nonexistent/python")
     result = invoke("serve")
     assert result.exit_code == 1 and "langgraph-cli is not installed" in result.output
 

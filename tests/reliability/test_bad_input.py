@@ -10,7 +10,7 @@ import pytest
 from adaptive_rag import Services, build_graph
 from adaptive_rag.cli import main as cli
 from adaptive_rag.knowledge import embeddings
-from adaptive_rag.nodes.intake import clean_question
+from adaptive_rag.schema.checks import clean_question
 from adaptive_rag.schema.state import REJECTED
 from fakes import HashEmbeddings, KeywordRetriever, ScriptedChatModel, kb_docs
 from langchain_core.messages import AIMessage, HumanMessage
@@ -133,7 +133,7 @@ def test_cli_chat_refuses_an_unknown_thread(kb_env: str) -> None:
         ({"input": {"question": ["a"]}}, "input.question must be a string, not list"),
         ({"input": "hello"}, "input must be an object"),
         ({"input": {"messages": 5}}, "input.messages must be a list"),
-        ({"input": {"messages": [{"role": "user", "content": 5}]}}, "content must be text"),
+        ({"input": {"messages": [{"role": "user", "content": 5}]}}, "input.messages: "),
         ({"input": {"question": HUGE}}, "too long"),
         ({"input": {"question": BINARY}}, "binary data"),
         ({"input": {"question": "hi"}, "context": {"k": "abc"}}, "context: k must be a number"),
@@ -150,3 +150,46 @@ def test_server_run_requests_are_checked_before_a_run(body: dict[str, Any], prob
     found = run_request_problem(json.dumps(body).encode())
     assert (problem in found) if problem else found == ""
     assert bool(found) == bool(problem)
+
+
+SAME_RULE = {
+    "200 KB in a message": (
+        {"messages": [HumanMessage("How big is it? " * 14000)]},
+        {"input": {"messages": [{"role": "user", "content": "How big is it? " * 14000}]}},
+        {},
+    ),
+    "image-only message": (
+        {"messages": [HumanMessage([{"type": "image_url", "image_url": {"url": "data:,x"}}])]},
+        {
+            "input": {
+                "messages": [
+                    {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}
+                ]
+            }
+        },
+        {},
+    ),
+    "configurable k=-5": (
+        {"question": "How big is the Zephyr X2 kettle?"},
+        {"input": {"question": "hi"}, "config": {"configurable": {"k": -5}}},
+        {"configurable": {"k": -5}},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(SAME_RULE))
+def test_python_and_http_refuse_the_same_input_in_the_same_words(case: str, tally: Any) -> None:
+    from adaptive_rag.webapp import run_request_problem
+
+    python_input, http_body, config = SAME_RULE[case]
+    graph, model = graph_with_model()
+    thread = {"configurable": {"thread_id": case, **config.get("configurable", {})}}
+    out = graph.invoke(python_input, thread)
+    detail = run_request_problem(json.dumps(http_body).encode())
+    assert out["answerable"] is False and out["decline"]["reason"] == "invalid_input"
+    assert detail and detail.endswith(out["answer"]), (detail, out["answer"])
+    assert model.calls == []
+    kept = graph.get_state(thread).values["messages"]
+    assert all(m.name == REJECTED for m in kept)  # only stand-ins; the input itself is gone
+    assert sum(len(str(m.content)) for m in kept) < 1000
+    tally(faults=1)

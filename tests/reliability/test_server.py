@@ -68,6 +68,20 @@ BAD_REQUESTS: dict[str, dict[str, Any]] = {
     "binary junk": {"input": {"question": "".join(chr(c) for c in range(32)) * 30}},
     "context k is text": {"input": {"question": "hi"}, "context": {"k": "abc"}},
     "unknown context field": {"input": {"question": "hi"}, "context": {"temperature": 2}},
+    "200 KB in message content": {
+        "input": {"messages": [{"role": "user", "content": "How big is it? " * 14000}]}
+    },
+    "image-only message": {
+        "input": {
+            "messages": [
+                {
+                    "role": "user",
+                    "content": [{"type": "image_url", "image_url": {"url": "data:,x"}}],
+                }
+            ]
+        }
+    },
+    "configurable k=-5": {"input": {"question": "hi"}, "config": {"configurable": {"k": -5}}},
 }
 
 
@@ -173,6 +187,38 @@ def test_concurrent_threads_under_load_have_zero_errors(
     assert runs == THREADS * TURNS
     assert result["errors"] == []
     tally(runs=runs, answers=runs - len(result["errors"]), errors=len(result["errors"]))
+
+
+def test_assistants_and_batch_runs_follow_the_same_rule(stack: str, tally: Any) -> None:
+    """A bad context cannot be saved on an assistant, and a batch is checked run by run."""
+    bad = {"graph_id": "scripted", "context": {"k": -5}}
+    created = httpx.post(f"{stack}/assistants", json=bad, timeout=10)
+    good = httpx.post(f"{stack}/assistants", json={"graph_id": "scripted"}, timeout=10)
+    assert good.status_code == 200, good.text
+    assistant = good.json()["assistant_id"]
+    patched = httpx.patch(
+        f"{stack}/assistants/{assistant}", json={"config": {"configurable": {"k": 99}}}, timeout=10
+    )
+    thread = new_thread(stack)
+    batch = httpx.post(
+        f"{stack}/runs/batch",
+        json=[
+            {"assistant_id": assistant, "input": {"question": "How big is the Zephyr X2?"}},
+            {"assistant_id": assistant, "input": {"question": 5}},
+        ],
+        timeout=10,
+    )
+    for response, words in ((created, "k must be"), (patched, "k must be"), (batch, "run 1:")):
+        assert response.status_code == 422, response.text
+        assert words in response.json()["detail"], response.json()
+    assert messages_of(stack, thread) == []  # nothing ran
+    ok = httpx.post(
+        f"{stack}/threads/{thread}/runs/wait",
+        json={"assistant_id": assistant, "input": {"question": "How big is the Zephyr X2?"}},
+        timeout=60,
+    )
+    assert ok.status_code == 200 and ok.json()["answer"]
+    tally(faults=3, **http_figures([created, patched, batch, ok]))
 
 
 FLUSH_WAIT = 12.0  # langgraph dev writes its in-memory store to disk every 10 s
