@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from adaptive_rag.cli.settings import settings_from_pairs
 from adaptive_rag.core.secrets import redact
-from adaptive_rag.schema.context import Context, settings_from_pairs
+from adaptive_rag.schema.context import Context
 
 app = typer.Typer(
     help="An adaptive RAG agent: it decides per question how much retrieval it deserves.",

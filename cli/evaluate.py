@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 from adaptive_rag.cli.common import EXIT_BAD_CONFIG, OutDir, Settings, app, fail
-from adaptive_rag.schema.context import settings_from_pairs
+from adaptive_rag.cli.settings import settings_from_pairs
 
 evaluate = typer.Typer(help="Measure answers, retrieval, routing and cost against baselines.")
 app.add_typer(evaluate, name="eval")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from adaptive_rag import Context
-from adaptive_rag.schema.context import settings_from_pairs
+from adaptive_rag.cli.settings import settings_from_pairs
 
 
 def test_pairs_take_the_type_of_the_field() -> None:
