@@ -20,11 +20,12 @@ demo: setup
 	$(VENV)/bin/adaptive-rag demo
 
 test: setup lint
-	$(PY) -m pytest -m "not local_model"
+	$(PY) -m pytest -m "not local_model and not browser"
+	$(PY) -m pytest -m browser
 	$(PY) -m pytest -m local_model
 
 test-fast: setup
-	$(PY) -m pytest -m "not server and not local_model"
+	$(PY) -m pytest -m "not server and not local_model and not browser"
 
 test-local: setup
 	$(PY) -m pytest -m local_model

@@ -1,0 +1,115 @@
+"""A real browser renders the agent's stream: question, the answer once, its sources, a follow-up.
+
+The page (tests/browser/app) is the smallest chat UI on the official JS SDK's `useStream` hook,
+which Agent Chat UI is built on; headless Chromium from Debian's packages drives it against
+`langgraph dev` serving the scripted graph. The screenshot is written to BROWSER_SHOTS (default:
+the test's temporary folder).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from servers import ROOT, free_port, langgraph_dev
+
+pytestmark = pytest.mark.browser
+
+APP = Path(__file__).parent / "app"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
+ANSWER = "The answer is in the sources [1]."  # the scripted model's answer
+
+
+@pytest.fixture(scope="module")
+def page_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Install the page's pinned packages (npm) and bundle it (esbuild)."""
+    npm = shutil.which("npm")
+    assert npm, "npm is needed for the browser tier (Debian: apt-get install npm)"
+    if not (APP / "node_modules" / ".bin" / "esbuild").exists():
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=APP,
+            check=True,
+            timeout=600,
+        )
+    out = tmp_path_factory.mktemp("page")
+    subprocess.run(
+        [str(APP / "node_modules" / ".bin" / "esbuild"), str(APP / "app.jsx"), "--bundle"]
+        + [f"--outfile={out / 'bundle.js'}", '--define:process.env.NODE_ENV="production"']
+        + ["--jsx=automatic", "--log-level=warning"],
+        cwd=APP,
+        check=True,
+    )
+    shutil.copy(APP / "index.html", out / "index.html")
+    return out
+
+
+@pytest.fixture(scope="module")
+def static(page_dir: Path) -> Iterator[str]:
+    """Serve the built page on a free loopback port."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(page_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+WATCH = """() => {
+  window.__maxAi = 0;
+  new MutationObserver(() => {
+    const n = document.querySelectorAll('.message.ai').length;
+    window.__maxAi = Math.max(window.__maxAi, n);
+  }).observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def _ask(page: object, question: str) -> None:
+    page.fill("#question", question)  # type: ignore[attr-defined]
+    page.click("#send")  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "n => document.querySelectorAll('.message.human').length >= n"
+        " && document.querySelector('#status').textContent === 'idle'",
+        arg=1,
+        timeout=60_000,
+    )
+
+
+def test_the_chat_page_shows_the_streamed_answer_once_with_sources_and_a_follow_up(
+    static: str, tmp_path: Path
+) -> None:
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    assert Path(CHROMIUM).exists(), "Chromium is needed (Debian: apt-get install chromium)"
+    scripted = f"{ROOT / 'tests' / 'server_graph.py'}:graph"
+    shots = Path(os.environ.get("BROWSER_SHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    with langgraph_dev(tmp_path, {"scripted": scripted}) as (api, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 900, "height": 700})
+        page.goto(f"{static}/index.html?api={api}&assistant=scripted")
+        page.evaluate(WATCH)
+        _ask(page, "How big is the Zephyr X2 kettle?")
+        page.wait_for_function("() => document.querySelectorAll('.message.ai').length === 1")
+        first = page.inner_text("#messages")
+        assert first.count(ANSWER) == 1, first  # the answer once: no grader JSON, no repeats
+        assert page.evaluate("window.__maxAi") == 1  # never two agent messages while streaming
+        assert page.locator(".source").count() >= 1, page.inner_text("body")
+        page.evaluate("window.__maxAi = 0")
+        _ask(page, "And how long does it take to boil?")
+        page.wait_for_function("() => document.querySelectorAll('.message.ai').length === 2")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.message.human').length === 2", timeout=10_000
+        )
+        assert page.evaluate("window.__maxAi") == 2
+        page.screenshot(path=str(shots / "chat-page.png"), full_page=True)
+        text = page.inner_text("#messages")
+        browser.close()
+    assert text.count("How big is the Zephyr X2 kettle?") == 1
+    assert "{" not in text  # nothing from the internal JSON calls
