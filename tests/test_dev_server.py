@@ -122,3 +122,44 @@ def test_a_chat_client_streams_the_answer_once_under_one_id(server: str) -> None
         if part.event == "messages" and part.data[0]["type"].lower().startswith("ai")
     ]
     assert again and {m["id"] for m, _ in again}.isdisjoint(ids)
+
+
+def test_remote_graph_in_a_host_graph_takes_settings_through_configurable(server: str) -> None:
+    """RemoteGraph as a node: the host's `context=` does not travel; config.configurable does."""
+    from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: PLC0415
+    from langgraph.pregel.remote import RemoteGraph  # noqa: PLC0415
+
+    class Host(MessagesState):
+        sources: list[dict[str, Any]]
+
+    host = StateGraph(Host)
+    host.add_node("rag", RemoteGraph("scripted", url=server))
+    host.add_edge(START, "rag")
+    host.add_edge("rag", END)
+    graph = host.compile()
+    question = {"messages": [{"role": "user", "content": "How big is the Zephyr X2 kettle?"}]}
+    wide = graph.invoke(question)
+    assert wide["messages"][-1].content == "The answer is in the sources [1]."
+    assert len(wide["sources"]) > 1  # k=4: the other documents are listed, not cited
+    narrow = graph.invoke(question, {"configurable": {"k": 1}})
+    assert len(narrow["sources"]) == 1  # the served graph searched with k=1
+    hosted = graph.invoke(question, context={"k": 1})
+    assert len(hosted["sources"]) > 1  # the host's context stays in the host
+    with pytest.raises(Exception, match="k must be between 1 and 20"):
+        graph.invoke(question, {"configurable": {"k": -5}})  # refused by the server (422)
+
+
+def test_the_clarify_interrupt_is_resumed_through_the_sdk(server: str) -> None:
+    """The documented way to answer the agent's clarifying question on a served thread."""
+    from langgraph_sdk import get_sync_client  # noqa: PLC0415
+
+    client = get_sync_client(url=server)
+    thread = client.threads.create()["thread_id"]
+    client.runs.wait(thread, "scripted", input={"question": "What about the other one?"})
+    waiting = client.threads.get_state(thread)
+    (interrupt,) = [i for task in waiting["tasks"] for i in task.get("interrupts", [])]
+    assert interrupt["value"]["type"] == "clarify"
+    out = client.runs.wait(thread, "scripted", command={"resume": "the Zephyr X2 kettle"})
+    assert isinstance(out, dict) and out["answer"], out
+    steps = out["diagnostics"]["steps"]
+    assert "clarify" in steps and "retrieve" in steps  # resumed, then searched with the reply
