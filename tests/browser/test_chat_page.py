@@ -14,11 +14,13 @@ import os
 import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
-from servers import ROOT, free_port, langgraph_dev
+from servers import ROOT, free_port, langgraph_dev, stop_group
 
 pytestmark = pytest.mark.browser
 
@@ -113,3 +115,80 @@ def test_the_chat_page_shows_the_streamed_answer_once_with_sources_and_a_follow_
         browser.close()
     assert text.count("How big is the Zephyr X2 kettle?") == 1
     assert "{" not in text  # nothing from the internal JSON calls
+
+
+ACU = Path(__file__).parent / "agent-chat-ui"
+
+
+@pytest.fixture(scope="module")
+def agent_chat_ui() -> Iterator[str]:
+    """Build Agent Chat UI (vendored, one offline-build patch: see VENDORED.md) and start it."""
+    npm, npx = shutil.which("npm"), shutil.which("npx")
+    assert npm and npx, "npm is needed for the browser tier (Debian: apt-get install npm)"
+    env = {**os.environ, "NEXT_TELEMETRY_DISABLED": "1"}
+    if not (ACU / "node_modules" / ".bin" / "next").exists():
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=ACU,
+            check=True,
+            timeout=900,
+            env=env,
+        )
+    if not (ACU / ".next" / "BUILD_ID").exists():
+        subprocess.run(
+            [npx, "next", "build"], cwd=ACU, check=True, timeout=900, env=env, capture_output=True
+        )
+    port = free_port()
+    proc = subprocess.Popen(
+        [npx, "next", "start", "-p", str(port), "-H", "127.0.0.1"],
+        cwd=ACU,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(url, timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        yield url
+    finally:
+        stop_group(proc)
+
+
+def test_agent_chat_ui_renders_the_answer_once_and_a_follow_up(
+    agent_chat_ui: str, tmp_path: Path
+) -> None:
+    """The real Agent Chat UI against langgraph dev: it renders messages (sources are state it
+    does not show; the useStream page above shows them)."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    scripted = f"{ROOT / 'tests' / 'server_graph.py'}:graph"
+    shots = Path(os.environ.get("BROWSER_SHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    with langgraph_dev(tmp_path, {"scripted": scripted}) as (api, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1100, "height": 800})
+        page.goto(f"{agent_chat_ui}/?apiUrl={api}&assistantId=scripted")
+        page.wait_for_selector("textarea", timeout=60_000)
+        for turn, question in enumerate(
+            ["How big is the Zephyr X2 kettle?", "And how long does it take to boil?"], start=1
+        ):
+            page.fill("textarea", question)
+            page.get_by_role("button", name="Send").click()
+            page.wait_for_function(
+                "n => document.body.innerText.split('The answer is in the sources').length - 1 >= n",
+                arg=turn,
+                timeout=60_000,
+            )
+            page.wait_for_timeout(2000)  # let the final values settle
+            text = page.inner_text("body")
+            assert text.count(ANSWER) == turn, text  # each answer once: no repeats, no JSON
+        page.screenshot(path=str(shots / "agent-chat-ui.png"))
+        browser.close()
+    assert "grades" not in text and "grounded" not in text  # no internal JSON on screen
