@@ -7,7 +7,7 @@ from typing import NamedTuple, cast
 from adaptive_rag.core.calibration import calibrated, load_calibration
 from adaptive_rag.core.language import language_of
 from adaptive_rag.prompts import generate as prompts
-from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.reading import verdict_score
 from adaptive_rag.schema.state import COUNTERS, REJECTED, Decline, Diagnostics, Source, State
 from adaptive_rag.schema.updates import Update
@@ -137,6 +137,21 @@ def settle(state: State) -> Settled:
     return Settled(f"{answer}\n\n{UNVERIFIED_NOTE}", sources, None, True, answer_id)
 
 
+def _label(source: Source) -> str:
+    """Name a source by its title, and by where it is when that says more."""
+    title, where = source["title"], source["source"]
+    return f"{title} ({where})" if title and where and where != title else title or where
+
+
+def message_text(answer: str, sources: list[Source], language: str) -> str:
+    """Return the answer with its cited sources listed under it, for UIs that show messages only."""
+    cited = [s for s in sources if s["cited"]]
+    if not cited:
+        return answer
+    lines = [f"- [{s['id']}] {_label(s)}" for s in cited]
+    return "\n".join([answer, "", prompts.SOURCES_HEADING[language], *lines])
+
+
 def finalize(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Return the checked answer, the best one so far marked unverified, or an honest decline."""
     answer, sources, decline, unverified, message_id = settle(state)
@@ -154,6 +169,9 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
             notices = [note]
         # the documents looked at stay listed (uncited), so the user can check the decline
         sources = [Source(**{**s, "cited": False}) for s in (state.get("sources") or sources)]
+    shown = answer
+    if answerable and context_of(runtime).sources_in_messages:
+        shown = message_text(answer, sources, language)
     steps = [*(state.get("steps") or []), "finalize"]
     diagnostics = cast(
         Diagnostics,
@@ -180,7 +198,7 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
         # the id of the streamed tokens, so a chat UI replaces them with this final text
         "messages": [
             AIMessage(
-                content=answer,
+                content=shown,
                 name=REJECTED if state.get("error") else None,
                 id=message_id or None,
             )

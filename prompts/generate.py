@@ -97,4 +97,6 @@ DIRECT_NOTE = {
     "en": "(Answered from general knowledge; no documents were searched.)",
     "zh": "（此回答来自一般知识，未检索文档。）",
 }
+SOURCES_HEADING = {"en": "Sources:", "zh": "来源："}
+"""Heading of the cited-sources list a chat message carries under its answer."""
 FAILED_ANSWER = "Sorry, I could not answer this question: {reason}."

@@ -191,6 +191,13 @@ class Context:
             " is not there (a LangGraph interrupt on threads; otherwise asked as the answer)."
         },
     )
+    sources_in_messages: bool = field(
+        default=True,
+        metadata={
+            "description": "List the cited sources under the answer in the chat message, for chat"
+            " UIs that show messages only (the `sources` output holds them either way)."
+        },
+    )
     max_question_chars: int = field(
         default=4000,
         metadata={"description": "Longest question accepted, in characters."},

@@ -139,7 +139,7 @@ def test_remote_graph_in_a_host_graph_takes_settings_through_configurable(server
     graph = host.compile()
     question = {"messages": [{"role": "user", "content": "How big is the Zephyr X2 kettle?"}]}
     wide = graph.invoke(question)
-    assert wide["messages"][-1].content == "The answer is in the sources [1]."
+    assert wide["messages"][-1].content.startswith("The answer is in the sources [1].")
     assert len(wide["sources"]) > 1  # k=4: the other documents are listed, not cited
     narrow = graph.invoke(question, {"configurable": {"k": 1}})
     assert len(narrow["sources"]) == 1  # the served graph searched with k=1

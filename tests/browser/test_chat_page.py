@@ -161,11 +161,11 @@ def agent_chat_ui() -> Iterator[str]:
         stop_group(proc)
 
 
-def test_agent_chat_ui_renders_the_answer_once_and_a_follow_up(
+def test_agent_chat_ui_renders_the_answer_once_with_sources_and_a_follow_up(
     agent_chat_ui: str, tmp_path: Path
 ) -> None:
-    """The real Agent Chat UI against langgraph dev: it renders messages (sources are state it
-    does not show; the useStream page above shows them)."""
+    """The real Agent Chat UI against langgraph dev: it renders messages only, so the cited
+    sources come listed under the answer in the final message."""
     from playwright.sync_api import sync_playwright  # noqa: PLC0415
 
     scripted = f"{ROOT / 'tests' / 'server_graph.py'}:graph"
@@ -189,6 +189,8 @@ def test_agent_chat_ui_renders_the_answer_once_and_a_follow_up(
             page.wait_for_timeout(2000)  # let the final values settle
             text = page.inner_text("body")
             assert text.count(ANSWER) == turn, text  # each answer once: no repeats, no JSON
+            assert text.count("Sources:") == turn, text  # each answer's cited sources, once
+        assert "products/zephyr.md" in text, text
         page.screenshot(path=str(shots / "agent-chat-ui.png"))
         browser.close()
     assert "grades" not in text and "grounded" not in text  # no internal JSON on screen

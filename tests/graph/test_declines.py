@@ -22,6 +22,7 @@ def test_the_model_finding_no_answer_in_the_sources_is_a_typed_decline(make_harn
     assert out["answer"] == generate_prompts.DECLINE["en"]["not_in_sources"]
     assert "NO_ANSWER" not in out["answer"] and out["verified"] is False
     assert out["sources"] and not any(s["cited"] for s in out["sources"])  # what was looked at
+    assert out["messages"][-1].content == out["answer"]  # no sources listed under a decline
     assert "self_check" not in out["diagnostics"]["steps"]
 
 

@@ -75,7 +75,12 @@ def test_simple_question_retrieves_once_and_cites_its_source(make_harness: Any) 
     assert out["verified"] is True and out["confidence"] >= 0.9
     assert out["diagnostics"]["model_calls"] == 4 and out["diagnostics"]["tokens_in"] > 0
     assert isinstance(out["messages"][-1], AIMessage)
-    assert out["messages"][-1].content == out["answer"]
+    # a chat UI shows the message only, so the cited sources are listed under the answer
+    assert out["messages"][-1].content == (
+        f"{out['answer']}\n\nSources:\n- [1] Zephyr X2 (products/zephyr.md)"
+    )
+    bare = h.ask("How big is the Zephyr X2 kettle?", sources_in_messages=False)
+    assert bare["messages"][-1].content == bare["answer"]
 
 
 def test_unparseable_classification_means_retrieve(make_harness: Any) -> None:

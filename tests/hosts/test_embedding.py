@@ -32,7 +32,8 @@ def test_as_a_subgraph_the_answer_is_appended_to_the_host_messages() -> None:
     rag, _ = rag_graph()
     out = host_with(rag).invoke({"messages": [HumanMessage("How big is the Zephyr X2 kettle?")]})
     assert [type(m) for m in out["messages"]] == [HumanMessage, AIMessage]
-    assert out["messages"][-1].content == "The answer is in the sources [1]."
+    assert out["messages"][-1].content.startswith("The answer is in the sources [1].")
+    assert "Zephyr X2 (products/zephyr.md)" in out["messages"][-1].content  # a host sees sources
     assert set(out) == {"messages"}  # the host's schema keeps only what it knows
 
 

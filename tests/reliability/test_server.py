@@ -258,7 +258,7 @@ def test_kill_9_mid_run_then_restart_keeps_the_thread(tmp_path: Path, tally: Any
     with langgraph_dev(work, GRAPHS) as (url, _):
         kept = messages_of(url, thread)
         assert [m["type"] for m in kept[:2]] == ["human", "ai"], kept
-        assert kept[1]["content"] == "A slow answer [1]."
+        assert kept[1]["content"].startswith("A slow answer [1].")
         third = httpx.post(
             f"{url}/threads/{thread}/runs/wait",
             json={"assistant_id": "scripted", "input": {"question": "And how long to boil?"}},
