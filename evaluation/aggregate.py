@@ -60,11 +60,14 @@ def retrieval(rs: list[Record]) -> dict[str, float]:
 
 
 def cost(rs: list[Record]) -> dict[str, Any]:
-    """Model calls, tokens and latency of a group."""
+    """Model calls, tokens (and the share of prompt tokens actually computed) and latency."""
     tokens = [r["tokens_in"] + r["tokens_out"] for r in rs]
+    sent = sum(r["tokens_in"] for r in rs)
+    reused = sum(r.get("tokens_cached", 0) for r in rs)  # runs before it was counted: 0
     return {
         "calls_median": percentile([r["model_calls"] for r in rs], 0.5),
         "tokens_mean": round(sum(tokens) / max(len(rs), 1)),
+        "prompt_computed": round(1 - reused / sent, 2) if sent else "-",
         "p50_s": round(percentile([r["seconds"] for r in rs], 0.5), 2),
         "p95_s": round(percentile([r["seconds"] for r in rs], 0.95), 2),
     }

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Callable
 from typing import Any
 
+from adaptive_rag.core.cancel import watched
 from adaptive_rag.graph import edges
 from adaptive_rag.nodes.clarify import clarify
 from adaptive_rag.nodes.classify import classify
@@ -25,6 +28,8 @@ from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.state import InputState, OutputState, State, SubQuestionState
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
+from langchain_core.runnables.config import run_in_executor
+from langgraph._internal._runnable import RunnableCallable  # as langgraph-prebuilt uses it
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
@@ -36,15 +41,26 @@ RECURSION_LIMIT = 200
 Node = Callable[[Any, Runtime[Context], Services], Update]
 
 
-def bind(node: Node, services: Services) -> Callable[..., Update]:
-    """Give a node the graph's services while LangGraph injects state and runtime."""
+def bind(node: Node, services: Services) -> RunnableCallable:
+    """Give a node the graph's services; async runs stop its model calls when cancelled.
+
+    LangGraph runs a sync node of an async run in a worker thread, which a cancelled run
+    (`runs.cancel`, a client gone) would leave writing; the async half tells that thread to stop.
+    """
 
     def run(state: Any, runtime: Runtime[Context]) -> Update:
         return node(state, runtime, services)
 
-    run.__name__ = node.__name__
-    run.__doc__ = node.__doc__
-    return run
+    async def arun(state: Any, runtime: Runtime[Context]) -> Update:
+        stop = threading.Event()
+        try:
+            return await run_in_executor(None, watched(stop, run), state, runtime)
+        except asyncio.CancelledError:
+            stop.set()  # the thread's next token (or model call) raises RunCancelled
+            raise
+
+    run.__doc__ = arun.__doc__ = node.__doc__
+    return RunnableCallable(run, arun, name=node.__name__, trace=False)
 
 
 def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any, Any]:

@@ -48,6 +48,7 @@ def count(update: Update, reply: Reply) -> None:
     update["model_calls"] = _number(update.get("model_calls")) + 1
     update["tokens_in"] = _number(update.get("tokens_in")) + reply.tokens_in
     update["tokens_out"] = _number(update.get("tokens_out")) + reply.tokens_out
+    update["tokens_cached"] = _number(update.get("tokens_cached")) + reply.tokens_cached
 
 
 def ask(

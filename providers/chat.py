@@ -9,9 +9,12 @@ import threading
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from adaptive_rag.core.cancel import raise_if_cancelled
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables.config import ensure_config, merge_configs
 from langgraph.constants import TAG_NOSTREAM
 from pydantic import BaseModel, ValidationError
 
@@ -108,6 +111,8 @@ class Reply:
     text: str
     tokens_in: int = 0
     tokens_out: int = 0
+    tokens_cached: int = 0
+    """Of tokens_in, those a prefix cache served instead of computing them."""
     message_id: str | None = None
     """The reply's message id: the id its streamed tokens carried."""
 
@@ -126,6 +131,24 @@ def constrain_json(model: BaseChatModel, schema: type[BaseModel] | None) -> Runn
     return model
 
 
+class StopWhenCancelled(BaseCallbackHandler):
+    """Raise RunCancelled in a model call whose run was cancelled: before it, or between tokens."""
+
+    raise_error = True
+    run_inline = True
+
+    def on_chat_model_start(self, *args: Any, **kwargs: Any) -> None:
+        """Do not start a call for a run that is gone."""
+        raise_if_cancelled()
+
+    def on_llm_new_token(self, *args: Any, **kwargs: Any) -> None:
+        """Stop writing within a token of the cancel (the provider's stream is closed)."""
+        raise_if_cancelled()
+
+
+_STOP_WHEN_CANCELLED = StopWhenCancelled()
+
+
 def call_model(
     model: BaseChatModel,
     messages: list[BaseMessage],
@@ -138,24 +161,33 @@ def call_model(
     Only a call with `stream=True` (the answer) streams its tokens in LangGraph's `messages`
     mode; every other call is tagged `nostream`, so a chat UI never shows a grader's JSON.
     """
-    config: RunnableConfig = {} if stream else {"tags": [TAG_NOSTREAM]}
-    message = constrain_json(model, schema).invoke(messages, config)
-    tokens_in, tokens_out = token_usage(message)
+    config: RunnableConfig = {"callbacks": [_STOP_WHEN_CANCELLED]}
+    if not stream:
+        config["tags"] = [TAG_NOSTREAM]
+    message = constrain_json(model, schema).invoke(messages, merge_configs(ensure_config(), config))
+    tokens_in, tokens_out, tokens_cached = token_usage(message)
     return Reply(
         text=message_text(message).strip(),
         tokens_in=tokens_in,
         tokens_out=tokens_out,
+        tokens_cached=tokens_cached,
         message_id=message.id,
     )
 
 
-def token_usage(message: BaseMessage) -> tuple[int, int]:
-    """Return (input, output) tokens from usage metadata or a provider's token_usage (0 if none)."""
+def token_usage(message: BaseMessage) -> tuple[int, int, int]:
+    """Return (input, output, cached input) tokens from usage metadata (0 where not reported)."""
     usage = message.usage_metadata if isinstance(message, AIMessage) else None
     if usage:
-        return int(usage["input_tokens"]), int(usage["output_tokens"])
+        cached = (usage.get("input_token_details") or {}).get("cache_read") or 0
+        return int(usage["input_tokens"]), int(usage["output_tokens"]), int(cached)
     raw = (message.response_metadata or {}).get("token_usage") or {}
-    return int(raw.get("prompt_tokens") or 0), int(raw.get("completion_tokens") or 0)
+    details = raw.get("prompt_tokens_details") or {}
+    return (
+        int(raw.get("prompt_tokens") or 0),
+        int(raw.get("completion_tokens") or 0),
+        int(details.get("cached_tokens") or 0),
+    )
 
 
 def message_text(message: BaseMessage) -> str:

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from adaptive_rag.core.environment import env_seconds
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -140,33 +140,50 @@ DEFAULT_TIMEOUT = 180.0
 """Seconds one call may spend writing (ADAPTIVE_RAG_LOCAL_TIMEOUT overrides it)."""
 
 
+class Written(NamedTuple):
+    """One completion: its tokens, why it stopped, and its prompt (all, and those reused)."""
+
+    parts: list[str]
+    finish: str | None
+    prompt: int
+    reused: int
+    """Prompt tokens llama.cpp kept from the previous call's shared prefix (not computed)."""
+
+
 def _write(
     client: Any, messages: list[dict[str, Any]], params: dict[str, Any], run_manager: Any
-) -> tuple[list[str], str | None, int]:
+) -> Written:
     """Stream one completion (tokens to the run manager) within the timeout; hold the lock."""
     limit = env_seconds("ADAPTIVE_RAG_LOCAL_TIMEOUT", DEFAULT_TIMEOUT)
     deadline = time.monotonic() + limit  # the clock starts when the model is ours
     parts: list[str] = []
     finish = None
+    before = list(client.input_ids[: client.n_tokens])  # what llama.cpp holds from the last call
     chunks = client.create_chat_completion(messages=messages, stream=True, **params)
-    for chunk in chunks:
-        if time.monotonic() > deadline:  # in-process: stop writing, like a timeout
-            chunks.close()
-            raise TimeoutError(
-                f"the local model wrote for more than {limit:g} s (ADAPTIVE_RAG_LOCAL_TIMEOUT)"
-            )
-        choice = chunk["choices"][0]
-        text = (choice.get("delta") or {}).get("content") or ""
-        if text:
-            parts.append(text)
-            if run_manager is not None:  # every token under the run's id, as streamed models do
-                piece = ChatGenerationChunk(
-                    message=AIMessageChunk(content=text, id=message_id(run_manager))
+    try:
+        for chunk in chunks:
+            if time.monotonic() > deadline:  # in-process: stop writing, like a timeout
+                raise TimeoutError(
+                    f"the local model wrote for more than {limit:g} s (ADAPTIVE_RAG_LOCAL_TIMEOUT)"
                 )
-                run_manager.on_llm_new_token(text, chunk=piece)
-        finish = choice.get("finish_reason") or finish
+            choice = chunk["choices"][0]
+            text = (choice.get("delta") or {}).get("content") or ""
+            if text:
+                parts.append(text)
+                if run_manager is not None:  # every token under the run's id, as streamed models do
+                    piece = ChatGenerationChunk(
+                        message=AIMessageChunk(content=text, id=message_id(run_manager))
+                    )
+                    run_manager.on_llm_new_token(text, chunk=piece)  # raises when cancelled
+            finish = choice.get("finish_reason") or finish
+    finally:
+        chunks.close()  # a timeout or a cancelled run stops llama.cpp here, mid-answer
     prompt = max(int(client.n_tokens) - len(parts), 0)
-    return parts, finish, prompt
+    now = client.input_ids[:prompt]
+    # llama.cpp reuses the longest common prefix and computes at least the prompt's last token
+    reused = next((i for i, (a, b) in enumerate(zip(before, now, strict=False)) if a != b), None)
+    reused = min(len(before), prompt) if reused is None else reused
+    return Written(parts, finish, prompt, min(reused, max(prompt - 1, 0)))
 
 
 def message_id(run_manager: Any) -> str:
@@ -215,18 +232,19 @@ def _serialised(base: Any) -> Any:
             params = {**self._get_parameters(stop), **kw}
             params.pop("stream", None)
             with _LOCK:
-                parts, finish, prompt = _write(
+                written = _write(
                     self.client, self._create_message_dicts(messages), params, run_manager
                 )
-            completion = len(parts)  # llama.cpp streams one token per chunk
+            prompt, completion = written.prompt, len(written.parts)  # one token per chunk
             message = AIMessage(
-                content="".join(parts),
+                content="".join(written.parts),
                 usage_metadata={
                     "input_tokens": prompt,
                     "output_tokens": completion,
                     "total_tokens": prompt + completion,
+                    "input_token_details": {"cache_read": written.reused},
                 },
-                response_metadata={"finish_reason": finish, "model_name": MODEL_FILE},
+                response_metadata={"finish_reason": written.finish, "model_name": MODEL_FILE},
                 id=message_id(run_manager) if run_manager is not None else None,
             )
             return ChatResult(generations=[ChatGeneration(message=message)])

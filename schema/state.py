@@ -45,6 +45,7 @@ Counter = Literal[
     "model_calls",
     "tokens_in",
     "tokens_out",
+    "tokens_cached",
 ]
 COUNTERS: tuple[Counter, ...] = get_args(Counter)
 """The run's counters: State fields that add up within a turn, reported in Diagnostics."""
@@ -143,6 +144,8 @@ class Diagnostics(TypedDict):
     model_calls: int
     tokens_in: int
     tokens_out: int
+    tokens_cached: int
+    """Of tokens_in, those a prefix cache served (llama.cpp's reuse, a provider's cached_tokens)."""
     notes: list[str]
     hops: list[Hop]
     """The multi-step path's searches and findings, in order (empty on other paths)."""
@@ -269,6 +272,7 @@ class State(InputState, OutputState, total=False):
     model_calls: Annotated[int, add_or_reset]
     tokens_in: Annotated[int, add_or_reset]
     tokens_out: Annotated[int, add_or_reset]
+    tokens_cached: Annotated[int, add_or_reset]
     steps: Annotated[list[str], extend_or_reset]
     """Nodes run this turn, in order."""
     notes: Annotated[list[str], extend_or_reset]

@@ -88,5 +88,6 @@ class Update(TypedDict, total=False):
     model_calls: Count
     tokens_in: Count
     tokens_out: Count
+    tokens_cached: Count
     steps: Log
     notes: Log

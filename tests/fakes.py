@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -104,11 +106,20 @@ def grades(*scores: float) -> str:
     return json.dumps({"grades": labels})
 
 
+_SERIAL = threading.Lock()
+
+
 class ScriptedChatModel(BaseChatModel):
     """Replies by the role of the prompt; records every call (thread-safe for Send branches)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     script: dict[str, Any]
+    token_delay: float = 0.0
+    """Seconds between streamed tokens, for runs that must still be writing when cancelled."""
+    serial: bool = False
+    """One call at a time, as the embedded model serialises its calls."""
+    _tokens: int = PrivateAttr(default=0)
+    _busy: int = PrivateAttr(default=0)
     _calls: list[tuple[str, str]] = PrivateAttr(default_factory=list)
     _systems: list[str] = PrivateAttr(default_factory=list)
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
@@ -134,6 +145,16 @@ class ScriptedChatModel(BaseChatModel):
     def roles(self) -> Counter[str]:
         return Counter(role for role, _ in self._calls)
 
+    @property
+    def tokens(self) -> int:
+        """Tokens streamed so far, over all calls."""
+        return self._tokens
+
+    @property
+    def busy(self) -> bool:
+        """Whether a call is still writing."""
+        return self._busy > 0
+
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -153,17 +174,27 @@ class ScriptedChatModel(BaseChatModel):
             raise reply
         text = reply(user) if callable(reply) else reply
         run_id = f"lc_run--{run_manager.run_id}" if run_manager else None
-        for piece in re.findall(r"\S+\s*|\s+", text) if run_manager else []:
-            # token by token under the run's id, as the embedded model streams
-            chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece, id=run_id))
-            run_manager.on_llm_new_token(piece, chunk=chunk)  # type: ignore[union-attr]
+        with _SERIAL if self.serial else contextlib.nullcontext():
+            return self._write(text, len(system + user), run_id, run_manager)
+
+    def _write(self, text: str, prompt: int, run_id: str | None, run_manager: Any) -> ChatResult:
+        self._busy += 1
+        try:
+            for piece in re.findall(r"\S+\s*|\s+", text) if run_manager else []:
+                # token by token under the run's id, as the embedded model streams
+                time.sleep(self.token_delay)
+                chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece, id=run_id))
+                run_manager.on_llm_new_token(piece, chunk=chunk)  # type: ignore[union-attr]
+                self._tokens += 1
+        finally:
+            self._busy -= 1
         message = AIMessage(
             id=run_id,
             content=text,
             usage_metadata={
-                "input_tokens": len(system + user) // 4,
+                "input_tokens": prompt // 4,
                 "output_tokens": len(text) // 4,
-                "total_tokens": (len(system + user) + len(text)) // 4,
+                "total_tokens": (prompt + len(text)) // 4,
             },
         )
         return ChatResult(generations=[ChatGeneration(message=message)])

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from adaptive_rag import Services, build_graph  # noqa: E402
 from adaptive_rag.knowledge.retriever import HybridRetriever  # noqa: E402
 from adaptive_rag.knowledge.store import KnowledgeBase  # noqa: E402
-from fakes import HashEmbeddings, KeywordRetriever, ScriptedChatModel, kb_docs  # noqa: E402
+from fakes import DEFAULT_SCRIPT, HashEmbeddings, KeywordRetriever, ScriptedChatModel, kb_docs  # noqa: E402
 from langchain_core.documents import Document  # noqa: E402
 from langchain_core.retrievers import BaseRetriever  # noqa: E402
 
@@ -41,6 +41,30 @@ slow_graph = build_graph(
         no_web=True,
     ),
     name="Adaptive RAG (slow)",
+)
+
+
+LONG_ANSWER = " ".join(["word"] * 400) + " [1]."
+"""400 tokens at 50 ms: 20 s of writing unless the run's cancel stops it."""
+
+long_graph = build_graph(
+    services=Services(
+        chat_model=ScriptedChatModel(
+            script={**DEFAULT_SCRIPT, "rag": LONG_ANSWER}, token_delay=0.05, serial=True
+        ),
+        retriever=KeywordRetriever(docs=kb_docs()),
+        no_web=True,
+    ),
+    name="Adaptive RAG (long answers, one call at a time)",
+)
+
+quick_graph = build_graph(
+    services=Services(
+        chat_model=ScriptedChatModel(script=DEFAULT_SCRIPT, serial=True),  # the same one model
+        retriever=KeywordRetriever(docs=kb_docs()),
+        no_web=True,
+    ),
+    name="Adaptive RAG (short answers, one call at a time)",
 )
 
 

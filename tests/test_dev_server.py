@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,9 +15,13 @@ pytestmark = pytest.mark.server
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    scripted = f"{ROOT / 'tests' / 'server_graph.py'}:graph"
-    with langgraph_dev(tmp_path_factory.mktemp("dev"), {"scripted": scripted}) as (url, _):
+    module = ROOT / "tests" / "server_graph.py"
+    graphs = {name: f"{module}:{name if name != 'scripted' else 'graph'}" for name in GRAPHS}
+    with langgraph_dev(tmp_path_factory.mktemp("dev"), graphs) as (url, _):
         yield url
+
+
+GRAPHS = ("scripted", "long_graph", "quick_graph")
 
 
 def run(url: str, thread: str, graph: str, payload: dict[str, Any], **extra: Any) -> Any:
@@ -122,6 +127,34 @@ def test_a_chat_client_streams_the_answer_once_under_one_id(server: str) -> None
         if part.event == "messages" and part.data[0]["type"].lower().startswith("ai")
     ]
     assert again and {m["id"] for m, _ in again}.isdisjoint(ids)
+
+
+def test_a_cancelled_run_stops_its_model_and_the_next_run_is_not_held_up(server: str) -> None:
+    """runs.cancel mid-answer: the model (one call at a time, like the embedded one) is freed."""
+    from langgraph_sdk import get_sync_client  # noqa: PLC0415
+
+    client = get_sync_client(url=server)
+    thread = client.threads.create()["thread_id"]
+    question = {"messages": [{"role": "user", "content": "How big is the Zephyr X2 kettle?"}]}
+    run_id, tokens = "", 0
+    for part in client.runs.stream(
+        thread, "long_graph", input=question, stream_mode="messages-tuple"
+    ):
+        if part.event == "metadata":
+            run_id = part.data["run_id"]
+        elif part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
+            tokens += 1
+            if tokens == 10:  # the answer (400 tokens, 20 s) is being written
+                break
+    cancelled_at = time.monotonic()
+    client.runs.cancel(thread, run_id)
+    other = client.threads.create()["thread_id"]
+    out = client.runs.wait(other, "quick_graph", input=question)
+    waited = time.monotonic() - cancelled_at
+    assert isinstance(out, dict) and out["answer"] == "The answer is in the sources [1]."
+    assert waited < 10, waited  # not the 19 s the cancelled answer had left to write
+    assert client.runs.get(thread, run_id)["status"] in ("interrupted", "error")
+    print(f"\ncancel -> next run answered: {waited:.2f} s")
 
 
 def test_remote_graph_in_a_host_graph_takes_settings_through_configurable(server: str) -> None:

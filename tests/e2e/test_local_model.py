@@ -158,3 +158,51 @@ def test_a_call_past_its_time_limit_is_a_timeout_and_the_run_still_answers(
     assert "TimeoutError: the local model wrote for more than 0.2 s" in notes + out["answer"]
     assert out["answer"].startswith("Sorry, I could not answer this question")
     assert out["diagnostics"]["steps"][-1] == "finalize"
+
+
+def test_a_cancelled_run_frees_the_embedded_model_within_a_second(kb_dir: Path) -> None:
+    """What `runs.cancel` does on the server: cancel the async run at its first answer token."""
+    import asyncio  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from adaptive_rag.providers import local_model  # noqa: PLC0415
+    from langchain_core.callbacks import BaseCallbackHandler  # noqa: PLC0415
+    from langchain_core.messages import AIMessageChunk  # noqa: PLC0415
+
+    graph = build_graph()
+    ctx = Context(kb_path=str(kb_dir), collection="quillon", self_check=False)
+    question = "Explain in detail everything the warranty covers, step by step."
+
+    class Written(BaseCallbackHandler):
+        """Counts the tokens the model writes, in its own thread (after the cancel too)."""
+
+        tokens = 0
+
+        def on_llm_new_token(self, *args: Any, **kwargs: Any) -> None:
+            self.tokens += 1
+
+    written = Written()
+
+    async def main() -> tuple[float, int]:
+        async def consume() -> None:
+            stream = graph.astream(
+                {"question": question},
+                {"callbacks": [written]},
+                context=ctx,
+                stream_mode="messages",
+            )
+            async for message, _ in stream:
+                if isinstance(message, AIMessageChunk):  # only the answer streams as tokens
+                    first.set()
+
+        first = asyncio.Event()
+        task = asyncio.create_task(consume())
+        await asyncio.wait_for(first.wait(), timeout=600)
+        task.cancel()
+        at_cancel, started = written.tokens, time.monotonic()
+        await asyncio.to_thread(lambda: local_model._LOCK.acquire() and local_model._LOCK.release())
+        return time.monotonic() - started, written.tokens - at_cancel
+
+    freed, after = asyncio.run(main())
+    print(f"\nembedded model: cancel -> model free {freed * 1000:.0f} ms, {after} token(s) after")
+    assert after <= 2, after  # it stopped at the next token instead of writing the answer out
