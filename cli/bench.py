@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -62,3 +64,69 @@ def bench_models(
     typer.echo(text)
     if out:
         out.write_text(text)
+
+
+def _sample_kb(kb_path: str, collection: str) -> tuple[str, str, list[str]]:
+    """Return a knowledge base (the bundled sample in a temp dir unless given) and its questions."""
+    import tempfile  # noqa: PLC0415
+
+    from adaptive_rag.cli.common import SAMPLE_KB, SAMPLE_QUESTIONS  # noqa: PLC0415
+    from adaptive_rag.knowledge.store import KnowledgeBase  # noqa: PLC0415
+
+    rows = [json.loads(line) for line in SAMPLE_QUESTIONS.read_text().splitlines() if line.strip()]
+    if not kb_path:
+        kb_path, collection = str(Path(tempfile.mkdtemp()) / "kb"), "sample"
+        KnowledgeBase.open(kb_path, collection, create=True).ingest([str(SAMPLE_KB)], False)
+    return kb_path, collection or "default", [r["question"] for r in rows]
+
+
+@bench.command("concurrency")
+def bench_concurrency(
+    levels: Annotated[str, typer.Option(help="Concurrent runs to measure.")] = "1,2,4",
+    rounds: Annotated[int, typer.Option(help="Batches per level and mode.")] = 1,
+    kb_path: Annotated[str, typer.Option("--kb-path", help="Knowledge base folder.")] = "",
+    collection: Annotated[str, typer.Option(help="Collection (with --kb-path).")] = "",
+) -> None:
+    """Embedded model: N runs at once, per way of sharing it (interleaved in one process)."""
+    from adaptive_rag.evaluation import concurrency_bench as cb  # noqa: PLC0415
+    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+
+    kb_path, collection, questions = _sample_kb(kb_path, collection)
+    questions = questions[1:-1]  # the knowledge-base questions (not the greeting, not real-time)
+    levels_ = [int(n) for n in levels.split(",") if n.strip()]
+    progress = partial(typer.echo, err=True)
+    typer.echo(table(cb.run(kb_path, collection, questions, levels_, rounds, progress)))
+
+
+@bench.command("ttft")
+def bench_ttft(
+    rounds: Annotated[int, typer.Option(help="Times each sample question is asked.")] = 1,
+    kb_path: Annotated[str, typer.Option("--kb-path", help="Knowledge base folder.")] = "",
+    collection: Annotated[str, typer.Option(help="Collection (with --kb-path).")] = "",
+) -> None:
+    """Embedded model: time to the first answer token per route, over the sample questions."""
+    from adaptive_rag.evaluation import ttft_bench as tb  # noqa: PLC0415
+    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+
+    kb_path, collection, questions = _sample_kb(kb_path, collection)
+    progress = partial(typer.echo, err=True)
+    typer.echo(table(tb.run(kb_path, collection, questions, rounds, progress)))
+
+
+@bench.command("answer-cache")
+def bench_answer_cache(
+    datasets: Annotated[str, typer.Option(help="Comma-separated shared sets.")] = (
+        "squad2,cmrc2018,multihop_rag"
+    ),
+    embedding_model: Annotated[str, typer.Option(help="Embedding model.")] = "auto",
+    closest: Annotated[int, typer.Option(help="Also list the most alike pairs per set.")] = 3,
+) -> None:
+    """Count false hits of answer-cache thresholds: alike questions that want other answers."""
+    from adaptive_rag.evaluation import cache_bench as cb  # noqa: PLC0415
+    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+
+    names = [d.strip() for d in datasets.split(",") if d.strip()]
+    typer.echo(table(cb.false_hits(names, embedding_model)))
+    for name in names if closest else []:
+        typer.echo(f"\n{name}: the most alike questions that want different answers\n")
+        typer.echo(table(cb.closest_pairs(name, closest, embedding_model)))

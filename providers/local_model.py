@@ -147,7 +147,17 @@ class Written(NamedTuple):
     finish: str | None
     prompt: int
     reused: int
-    """Prompt tokens llama.cpp kept from the previous call's shared prefix (not computed)."""
+    """Prompt tokens llama.cpp did not compute: a prefix kept from the last call, or restored."""
+
+
+def _evaluated(client: Any, reset: bool = False) -> int:
+    """Return llama.cpp's own count of prompt tokens computed since the last reset."""
+    import llama_cpp  # noqa: PLC0415 - the `local` extra, present whenever a client exists
+
+    if reset:
+        llama_cpp.llama_perf_context_reset(client.ctx)
+        return 0
+    return int(llama_cpp.llama_perf_context(client.ctx).n_p_eval)
 
 
 def _write(
@@ -158,7 +168,7 @@ def _write(
     deadline = time.monotonic() + limit  # the clock starts when the model is ours
     parts: list[str] = []
     finish = None
-    before = list(client.input_ids[: client.n_tokens])  # what llama.cpp holds from the last call
+    _evaluated(client, reset=True)  # count this call's prompt evaluation alone
     chunks = client.create_chat_completion(messages=messages, stream=True, **params)
     try:
         for chunk in chunks:
@@ -179,11 +189,8 @@ def _write(
     finally:
         chunks.close()  # a timeout or a cancelled run stops llama.cpp here, mid-answer
     prompt = max(int(client.n_tokens) - len(parts), 0)
-    now = client.input_ids[:prompt]
-    # llama.cpp reuses the longest common prefix and computes at least the prompt's last token
-    reused = next((i for i, (a, b) in enumerate(zip(before, now, strict=False)) if a != b), None)
-    reused = min(len(before), prompt) if reused is None else reused
-    return Written(parts, finish, prompt, min(reused, max(prompt - 1, 0)))
+    computed = min(max(_evaluated(client), 1), prompt)  # a one-token tail is not counted there
+    return Written(parts, finish, prompt, prompt - computed)
 
 
 def message_id(run_manager: Any) -> str:

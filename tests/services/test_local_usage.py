@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from adaptive_rag.core.cancel import RunCancelled, watched
+from adaptive_rag.providers import local_model
 from adaptive_rag.providers.chat import StopWhenCancelled, token_usage
 from adaptive_rag.providers.local_model import _write
 from langchain_core.callbacks import BaseCallbackHandler, CallbackManager
@@ -20,11 +21,17 @@ class FakeLlama:
     def __init__(self, reply_tokens: int = 3) -> None:
         self.input_ids = [0] * 4096
         self.n_tokens = 0
+        self.evaluated = 0  # what llama.cpp's perf counter (n_p_eval) says
         self.reply_tokens = reply_tokens
         self.closed = False
 
     def create_chat_completion(self, messages: list[dict[str, Any]], **_: Any) -> Iterator[Any]:
         prompt = [sum(map(ord, w)) for m in messages for w in m["content"].split()]
+        held = self.input_ids[: self.n_tokens]
+        pairs = enumerate(zip(held, prompt[:-1], strict=False))
+        kept = next((i for i, (a, b) in pairs if a != b), None)
+        kept = min(len(held), len(prompt) - 1) if kept is None else kept
+        self.evaluated = len(prompt) - kept  # llama.cpp keeps the longest common prefix
 
         def tokens() -> Iterator[dict[str, Any]]:
             try:
@@ -36,6 +43,14 @@ class FakeLlama:
                 self.closed = True
 
         return tokens()
+
+
+@pytest.fixture(autouse=True)
+def _perf_counter(monkeypatch: pytest.MonkeyPatch) -> None:
+    def evaluated(client: FakeLlama, reset: bool = False) -> int:
+        return 0 if reset else client.evaluated
+
+    monkeypatch.setattr(local_model, "_evaluated", evaluated)
 
 
 def ask(llama: FakeLlama, text: str, run_manager: Any = None) -> Any:
