@@ -70,6 +70,7 @@ def run_eval(
         "kb_path": str(kb_dir),
         "collection": collection,
         "kb_description": KB_DESCRIPTIONS.get(data.name, "the evaluation corpus"),
+        "answer_cache": False,  # each configuration answers each question afresh
         **(context or {}),
     }
     graphs, contexts = configurations(svc, ctx_args)

@@ -17,7 +17,9 @@ from adaptive_rag.nodes.generate import generate
 from adaptive_rag.nodes.grade_documents import grade_documents
 from adaptive_rag.nodes.hop import hop
 from adaptive_rag.nodes.intake import intake
+from adaptive_rag.nodes.recall import recall
 from adaptive_rag.nodes.refine import refine
+from adaptive_rag.nodes.remember import remember
 from adaptive_rag.nodes.retrieve import retrieve
 from adaptive_rag.nodes.rewrite_with_history import rewrite_with_history
 from adaptive_rag.nodes.self_check import self_check
@@ -71,6 +73,7 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
     )
     for node in (
         intake,
+        recall,
         classify,
         rewrite_with_history,
         clarify,
@@ -84,12 +87,14 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
         generate,
         self_check,
         finalize,
+        remember,
     ):
         builder.add_node(node.__name__, bind(node, svc))
     builder.add_node("sub_question", bind(sub_question, svc), input_schema=SubQuestionState)
 
     builder.add_edge(START, "intake")
     builder.add_conditional_edges("intake", edges.after_intake)
+    builder.add_conditional_edges("recall", edges.after_recall)
     builder.add_conditional_edges("classify", edges.route_question)
     builder.add_edge("rewrite_with_history", "classify")
     builder.add_conditional_edges("clarify", edges.after_clarify)
@@ -103,7 +108,8 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
     builder.add_conditional_edges("web_search", edges.after_web_search)
     builder.add_conditional_edges("generate", edges.after_generate)
     builder.add_conditional_edges("self_check", edges.after_self_check)
-    builder.add_edge("finalize", END)
+    builder.add_conditional_edges("finalize", edges.after_finalize)
+    builder.add_edge("remember", END)
     return builder
 
 

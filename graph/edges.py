@@ -5,21 +5,16 @@ from __future__ import annotations
 from typing import Literal
 
 from adaptive_rag.schema.reading import has_history
+from adaptive_rag.schema.reading import switched_on as _on
 from adaptive_rag.schema.state import State, SubQuestionState
 from langgraph.types import Send
 
 Budget = Literal["max_rewrites", "max_regenerations", "max_web_searches", "max_hops"]
-Switch = Literal["self_check", "clarify", "check_confident"]
 
 
 def _budget(state: State, name: Budget) -> int:
     """Return a budget copied into state at intake (0 if missing: spend nothing)."""
     return int((state.get("settings") or {}).get(name, 0))
-
-
-def _on(state: State, name: Switch) -> bool:
-    """Return a switch copied into state at intake (off if missing)."""
-    return bool((state.get("settings") or {}).get(name, False))
 
 
 def can_rewrite(state: State) -> bool:
@@ -34,9 +29,31 @@ def can_search_web(state: State) -> bool:
     )
 
 
-def after_intake(state: State) -> Literal["classify", "finalize"]:
-    """Refused input goes straight to the answer that says why."""
-    return "finalize" if state.get("error") else "classify"
+def after_intake(state: State) -> Literal["recall", "classify", "finalize"]:
+    """Refused input goes straight to the answer that says why; a first question may be cached."""
+    if state.get("error"):
+        return "finalize"
+    return "recall" if _on(state, "answer_cache") and not has_history(state) else "classify"
+
+
+def after_recall(state: State) -> Literal["classify", "finalize"]:
+    """Return an earlier answer to the same question as it was; else answer it now."""
+    return "finalize" if state.get("recalled") else "classify"
+
+
+def after_finalize(state: State) -> Literal["remember", "__end__"]:
+    """Keep a fresh, grounded, first-turn answer from the knowledge base for the same question."""
+    route = state.get("route")
+    keep = (
+        "recall" in (state.get("steps") or [])  # a first question, with the cache on
+        and not state.get("recalled")
+        and state.get("answerable") is True
+        and not state.get("failures")
+        and route is not None
+        and route["category"] not in ("realtime", "general")
+        and (state.get("verified") or state.get("check") is None)
+    )
+    return "remember" if keep else "__end__"
 
 
 def route_question(

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_rag.core.environment import default_collection
+from adaptive_rag.knowledge.answer_cache import AnswerCache
 from adaptive_rag.knowledge.chunking import index_text
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.ingest import Ingestion
@@ -137,6 +138,10 @@ class KnowledgeBase(Ingestion):
         """Return how many chunks the collection holds."""
         return int(self._chunks.count())
 
+    def answer_cache(self) -> AnswerCache:
+        """Return the earlier answers over this collection (in the same store)."""
+        return AnswerCache(self._client, self.name, self._embeddings)
+
     def revision(self) -> int:
         """Return the write counter every ingest and delete bumps (keeps BM25 in step)."""
         meta = self._client.get_collection(self.name, embedding_function=None).metadata or {}
@@ -244,6 +249,7 @@ class KnowledgeBase(Ingestion):
         meta["revision"] = int(meta.get("revision", 0)) + 1
         meta["writing"] = int(writing)
         collection.modify(metadata=meta)
+        self.answer_cache().clear()  # answers of the old revision can never be found again
         if refresh:
             self._keyword_refresh()
 

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, cast
+from typing import Literal, NamedTuple, cast
 
 from adaptive_rag.core.calibration import calibrated, load_calibration
 from adaptive_rag.core.language import language_of
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context, context_of
-from adaptive_rag.schema.reading import verdict_score
-from adaptive_rag.schema.state import COUNTERS, REJECTED, Decline, Diagnostics, Source, State
+from adaptive_rag.schema.reading import switched_on, verdict_score
+from adaptive_rag.schema.state import (
+    COUNTERS,
+    REJECTED,
+    REMEMBERED,
+    Decline,
+    Diagnostics,
+    Recall,
+    Source,
+    State,
+)
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
@@ -152,8 +161,41 @@ def message_text(answer: str, sources: list[Source], language: str) -> str:
     return "\n".join([answer, "", prompts.SOURCES_HEADING[language], *lines])
 
 
+def diagnostics(state: State, cache: Literal["off", "miss", "hit"], *notes: str) -> Diagnostics:
+    """Say what the turn cost and what degraded, from the run's counters."""
+    return cast(
+        Diagnostics,
+        {
+            "steps": [*(state.get("steps") or []), "finalize"],
+            **{name: state.get(name, 0) for name in COUNTERS},
+            "notes": [*(state.get("notes") or []), *notes],
+            "hops": list(state.get("hops") or []),
+            "answer_cache": cache,
+        },
+    )
+
+
+def recalled_answer(state: State, recalled: Recall, in_messages: bool) -> Update:
+    """Return an earlier answer as it was given, saying where it came from."""
+    output = recalled["output"]
+    same = recalled["similarity"] >= 1.0
+    how = "the same question" if same else f"{recalled['question']!r} ({recalled['similarity']})"
+    note = f"recall: answered from the answer cache: {how}, knowledge-base revision"
+    answer, sources = str(output["answer"]), cast(list[Source], output["sources"])
+    shown = message_text(answer, sources, output["language"]) if in_messages else answer
+    return {
+        **cast(Update, {name: output[name] for name in REMEMBERED if name in output}),
+        "steps": "finalize",
+        "diagnostics": diagnostics(state, "hit", f"{note} {recalled['revision']}"),
+        "messages": [AIMessage(content=shown)],
+    }
+
+
 def finalize(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Return the checked answer, the best one so far marked unverified, or an honest decline."""
+    recalled = state.get("recalled")
+    if recalled:
+        return recalled_answer(state, recalled, context_of(runtime).sources_in_messages)
     answer, sources, decline, unverified, message_id = settle(state)
     notices = [*(state.get("notices") or []), *([UNVERIFIED_NOTE] if unverified else [])]
     language = state.get("language") or language_of(state.get("query") or "")
@@ -172,16 +214,6 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
     shown = answer
     if answerable and context_of(runtime).sources_in_messages:
         shown = message_text(answer, sources, language)
-    steps = [*(state.get("steps") or []), "finalize"]
-    diagnostics = cast(
-        Diagnostics,
-        {
-            "steps": steps,
-            **{name: state.get(name, 0) for name in COUNTERS},
-            "notes": list(state.get("notes") or []),
-            "hops": list(state.get("hops") or []),
-        },
-    )
     return {
         "steps": "finalize",
         "answer": answer,
@@ -194,7 +226,7 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
         "decline": decline,
         "notices": notices,
         "language": language,
-        "diagnostics": diagnostics,
+        "diagnostics": diagnostics(state, "miss" if switched_on(state, "answer_cache") else "off"),
         # the id of the streamed tokens, so a chat UI replaces them with this final text
         "messages": [
             AIMessage(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field, fields
 from typing import Annotated, Any
@@ -198,6 +199,26 @@ class Context:
             " UIs that show messages only (the `sources` output holds them either way)."
         },
     )
+    answer_cache: bool = field(
+        default=True,
+        metadata={
+            "description": "Return the earlier answer to a first question asked before (the same"
+            " words, or answer_cache_similarity alike) over the same knowledge-base revision and"
+            " settings, with no model call; ingest and delete forget them."
+        },
+    )
+    answer_cache_ttl: int = field(
+        default=86400,
+        metadata={"description": "Seconds a cached answer is returned (1-31536000)."},
+    )
+    answer_cache_similarity: float = field(
+        default=1.0,
+        metadata={
+            "description": "How alike (cosine of the question embeddings) another question must be"
+            " to get its cached answer; 1.0 returns it for the same words only (case, width,"
+            " spacing and closing punctuation aside)."
+        },
+    )
     max_question_chars: int = field(
         default=4000,
         metadata={"description": "Longest question accepted, in characters."},
@@ -225,6 +246,8 @@ class Context:
             )
         _check_range("web_results", self.web_results, 1, 10)
         _check_range("max_question_chars", self.max_question_chars, 1, 1_000_000)
+        _check_range("answer_cache_ttl", self.answer_cache_ttl, 1, 31_536_000)
+        _check_range("answer_cache_similarity", self.answer_cache_similarity, 0.5, 1.0)
         if self.metadata_filter.strip():
             try:
                 value = json.loads(self.metadata_filter)
@@ -235,6 +258,20 @@ class Context:
         for name in ("chat_model", "fast_model", "embedding_model", "collection"):
             if not str(getattr(self, name)).strip():
                 raise ValueError(f"{name} must not be empty")
+
+
+NOT_SHAPING_ANSWERS = frozenset(
+    {"answer_cache", "answer_cache_ttl", "answer_cache_similarity", "max_question_chars"}
+)
+"""Context fields that never change what answer a question gets."""
+
+
+def answer_scope(ctx: Context) -> str:
+    """Name the settings an answer was written under: a cached answer holds for these only."""
+    shaping = {
+        f.name: getattr(ctx, f.name) for f in fields(ctx) if f.name not in NOT_SHAPING_ANSWERS
+    }
+    return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _check_range(name: str, value: float, low: float, high: float) -> None:

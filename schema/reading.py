@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from adaptive_rag.schema.state import REJECTED, Hop, SelfCheck, State
 from langchain_core.messages import BaseMessage
@@ -11,6 +12,14 @@ from langchain_core.messages import BaseMessage
 def conversation(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     """Return the thread's messages without refused turns (stand-ins and error replies)."""
     return [m for m in messages if getattr(m, "name", None) != REJECTED]
+
+
+Switch = Literal["self_check", "clarify", "check_confident", "answer_cache"]
+
+
+def switched_on(state: State, name: Switch) -> bool:
+    """Return a switch copied into state at intake (off if missing)."""
+    return bool((state.get("settings") or {}).get(name, False))
 
 
 def has_history(state: State) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, NotRequired, get_args
+from typing import Annotated, Any, Literal, NotRequired, get_args
 
 from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import Language
@@ -51,6 +51,18 @@ COUNTERS: tuple[Counter, ...] = get_args(Counter)
 """The run's counters: State fields that add up within a turn, reported in Diagnostics."""
 
 REJECTED = "rejected_input"
+REMEMBERED = (
+    "answer",
+    "sources",
+    "confidence",
+    "verified",
+    "answerable",
+    "decline",
+    "notices",
+    "language",
+    "route",
+)
+"""Output fields an answer is cached with, and returned with again."""
 """Name on the messages of a turn whose input was refused; history leaves them out."""
 
 
@@ -149,6 +161,8 @@ class Diagnostics(TypedDict):
     notes: list[str]
     hops: list[Hop]
     """The multi-step path's searches and findings, in order (empty on other paths)."""
+    answer_cache: Literal["off", "miss", "hit"]
+    """Whether this answer came from the answer cache (0 model calls) or was written now."""
 
 
 class TurnSettings(TypedDict, total=False):
@@ -162,6 +176,21 @@ class TurnSettings(TypedDict, total=False):
     clarify: bool
     check_confident: bool
     """Self-check answers even when both search channels agreed on the top document."""
+    answer_cache: bool
+    """Look for (and keep) earlier answers to the same question."""
+
+
+class Recall(TypedDict):
+    """An earlier answer found for this question, and how."""
+
+    output: dict[str, Any]
+    """The output fields it was returned with (answer, sources, confidence, ...)."""
+    question: str
+    """The question it answered: this one, or a near-identical one."""
+    similarity: float
+    """1.0 for the same question, else how alike the two are (cosine)."""
+    revision: int
+    """The knowledge-base revision it holds for."""
 
 
 class InputState(TypedDict, total=False):
@@ -259,6 +288,8 @@ class State(InputState, OutputState, total=False):
     answer_id: str
     """Message id of the latest answer's streamed tokens; the final AI message keeps it."""
     best_id: str
+    recalled: Recall | None
+    """An earlier answer to the same question (answer cache), returned instead of a new run."""
     """Message id of best_answer's tokens."""
     rejected: list[Document]
     """Documents the grader judged irrelevant; used only when nothing better was found."""

@@ -17,6 +17,7 @@ from adaptive_rag.schema.state import (
     Diagnostics,
     GenerationMode,
     Hop,
+    Recall,
     Relevance,
     Route,
     SelfCheck,
@@ -78,6 +79,7 @@ class Update(TypedDict, total=False):
     best_sources: list[Source]
     answer_id: str
     best_id: str
+    recalled: Recall | None
     rejected: list[Document]
     web_status: str
     retrievals: Count

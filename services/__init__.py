@@ -6,7 +6,7 @@ import json
 import os
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adaptive_rag.core.cache import LRUCache
 from adaptive_rag.providers.chat import load_chat_model
@@ -14,6 +14,9 @@ from adaptive_rag.providers.web import WebSearch, default_web_search
 from adaptive_rag.schema.context import Context
 from langchain_core.language_models import BaseChatModel
 from langchain_core.retrievers import BaseRetriever
+
+if TYPE_CHECKING:
+    from adaptive_rag.knowledge.answer_cache import AnswerCache
 
 
 class RetrieverUnavailableError(RuntimeError):
@@ -80,6 +83,8 @@ class Services:
     """Searches the web; None with no_web=False means Tavily when TAVILY_API_KEY is set."""
     no_web: bool = False
     """Turn the web off even when a key is present."""
+    answer_cache: AnswerCache | None = None
+    """Earlier answers; None: the knowledge base's own (when the Context turns them on)."""
     route_cache: LRUCache[tuple[str, ...], tuple[str, str]] = field(
         default_factory=lambda: LRUCache(1024)
     )
@@ -100,6 +105,16 @@ class Services:
     def retriever_for(self, ctx: Context) -> BaseRetriever:
         """Return the knowledge-base retriever."""
         return self.retriever or default_retriever(ctx)
+
+    def answers(self, ctx: Context) -> tuple[AnswerCache, int] | None:
+        """Return the answer cache and the knowledge base's revision, or None when there is none."""
+        if not ctx.answer_cache:
+            return None
+        kb = getattr(self.retriever_for(ctx), "kb", None)  # the hybrid retriever's store
+        cache = self.answer_cache or (kb.answer_cache() if kb is not None else None)
+        if cache is None:
+            return None
+        return cache, kb.revision() if kb is not None else 0
 
     def web(self, ctx: Context) -> WebSearch | None:
         """Return the web search, or None when it is off or has no key."""

@@ -75,6 +75,9 @@ def test_simple_fact_cites_the_right_source(ask: Any) -> None:
     )
     assert out["route"]["category"] == "simple"
     assert "14" in out["answer"] and "kestrel-k2.md" in cited_files(out)
+    diagnostics = out["diagnostics"]
+    if "self_check" in diagnostics["steps"]:  # it reads the sources the answer was written from
+        assert diagnostics["tokens_cached"] > 0, diagnostics  # llama.cpp kept their prefix
 
 
 def test_chinese_question_gets_a_chinese_answer(ask: Any) -> None:
@@ -206,3 +209,18 @@ def test_a_cancelled_run_frees_the_embedded_model_within_a_second(kb_dir: Path) 
     freed, after = asyncio.run(main())
     print(f"\nembedded model: cancel -> model free {freed * 1000:.0f} ms, {after} token(s) after")
     assert after <= 2, after  # it stopped at the next token instead of writing the answer out
+
+
+def test_the_same_question_again_comes_from_the_answer_cache(ask: Any) -> None:
+    import time  # noqa: PLC0415
+
+    question = "How long does the Kestrel K2 battery last at the default reporting interval?"
+    first = ask(question, thread="cache-first")
+    started = time.perf_counter()
+    again = ask(question, thread="cache-again")  # a new thread: a first question again
+    took = time.perf_counter() - started
+    kept = f"verified={first['verified']}, failures={first['failures']}"
+    print(f"answer cache: {again['diagnostics']['answer_cache']} in {took * 1000:.0f} ms ({kept})")
+    if first["verified"] and not first["failures"]:  # only grounded answers are kept
+        assert again["diagnostics"]["answer_cache"] == "hit"
+        assert again["diagnostics"]["model_calls"] == 0 and again["answer"] == first["answer"]

@@ -22,7 +22,7 @@ def test_without_a_thread_the_clarifying_question_is_the_answer() -> None:
     g, model = graph()
     out = g.invoke({"question": "What about the other one?"})
     assert out["answer"] == prompts.ASK_EN and model.calls == []
-    assert out["diagnostics"]["steps"] == ["intake", "classify", "clarify", "finalize"]
+    assert out["diagnostics"]["steps"] == ["intake", "recall", "classify", "clarify", "finalize"]
     assert out["confidence"] == 0.0 and out["route"]["category"] == "follow_up"
     assert g.invoke({"question": "那个呢？"})["answer"] == prompts.ASK_ZH
 
@@ -36,7 +36,13 @@ def test_on_a_thread_it_interrupts_and_resumes_with_the_reply() -> None:
     assert g.get_state(config).next == ("clarify",)
     out = g.invoke(Command(resume="the Zephyr X2 kettle"), config)
     assert "Zephyr X2" in out["sources"][0]["title"]
-    assert out["diagnostics"]["steps"][:4] == ["intake", "classify", "clarify", "classify"]
+    assert out["diagnostics"]["steps"][:5] == [
+        "intake",
+        "recall",
+        "classify",
+        "clarify",
+        "classify",
+    ]
     classify_prompt = [user for role, user in model.calls if role == "classify"][-1]
     assert "What about the other one? (the Zephyr X2 kettle)" in classify_prompt
 

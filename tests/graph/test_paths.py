@@ -23,7 +23,7 @@ def test_general_question_answers_directly_without_retrieval(make_harness: Any) 
     h = make_harness()
     out = h.ask("Hello!")
     assert out["route"]["category"] == "general" and out["route"]["method"] == "rule"
-    assert out["diagnostics"]["steps"] == ["intake", "classify", "generate", "finalize"]
+    assert out["diagnostics"]["steps"] == ["intake", "recall", "classify", "generate", "finalize"]
     assert out["diagnostics"]["retrievals"] == 0
     assert h.model.roles() == {"direct": 1}
     assert generate_prompts.DIRECT_NOTE["en"] in out["answer"]
@@ -56,7 +56,7 @@ def test_a_general_verdict_on_what_the_knowledge_base_clearly_holds_retrieves(
     assert out["sources"][0]["title"] == "Greenhouse"
     # classify's probe found the document; retrieve used it instead of searching again
     assert out["diagnostics"]["retrievals"] == 1
-    assert out["diagnostics"]["steps"][:3] == ["intake", "classify", "retrieve"]
+    assert out["diagnostics"]["steps"][:4] == ["intake", "recall", "classify", "retrieve"]
 
 
 def test_simple_question_retrieves_once_and_cites_its_source(make_harness: Any) -> None:
@@ -64,6 +64,7 @@ def test_simple_question_retrieves_once_and_cites_its_source(make_harness: Any) 
     out = h.ask("How big is the Zephyr X2 kettle?")
     assert out["diagnostics"]["steps"] == [
         "intake",
+        "recall",
         "classify",
         "retrieve",
         "grade_documents",
@@ -120,7 +121,7 @@ def test_follow_up_is_rewritten_from_history_and_first_turn_is_not() -> None:
     assert first["answer"] in rewrite_prompt  # the previous answer is part of the history
     assert second["route"]["category"] == "simple"  # classified again once standalone
     assert second["diagnostics"]["steps"][:4] == [
-        "intake",
+        "intake",  # no recall: a follow-up depends on the conversation, so it is not cached
         "classify",
         "rewrite_with_history",
         "classify",
@@ -209,7 +210,7 @@ def test_realtime_goes_to_the_web_first(make_harness: Any) -> None:
     h = make_harness(web=web)
     out = h.ask("What is the latest Zephyr news today?")
     assert out["route"]["category"] == "realtime"
-    assert out["diagnostics"]["steps"][:3] == ["intake", "classify", "web_search"]
+    assert out["diagnostics"]["steps"][:4] == ["intake", "recall", "classify", "web_search"]
     assert out["diagnostics"]["retrievals"] == 0
     assert out["sources"][0]["origin"] == "web"
     assert web.queries == ["What is the latest Zephyr news today?"]
@@ -228,7 +229,7 @@ def test_realtime_with_unreachable_web_falls_back_to_the_knowledge_base(make_har
     h = make_harness(web=FakeWeb(error="ConnectionError: network unreachable"))
     out = h.ask("What is the latest news about the Zephyr X2 kettle today?")
     steps = out["diagnostics"]["steps"]
-    assert steps[:4] == ["intake", "classify", "web_search", "retrieve"]
+    assert steps[:5] == ["intake", "recall", "classify", "web_search", "retrieve"]
     assert "The web could not be searched" in out["answer"] and "unreachable" in out["answer"]
     assert any("web_search" in n for n in out["diagnostics"]["notes"])
     assert out["sources"][0]["origin"] == "kb"
@@ -392,7 +393,7 @@ def test_custom_stream_reports_progress(make_harness: Any) -> None:
 def test_confident_retrieval_answers_without_grading_but_checked(make_harness: Any) -> None:
     h = make_harness(retriever=KeywordRetriever(docs=kb_docs(), agree=True))
     out = h.ask("How big is the Zephyr X2 kettle?")
-    steps = ["intake", "classify", "retrieve", "generate", "self_check", "finalize"]
+    steps = ["intake", "recall", "classify", "retrieve", "generate", "self_check", "finalize"]
     assert out["diagnostics"]["steps"] == steps
     assert out["diagnostics"]["model_calls"] == 3 and out["verified"] is True
     unchecked = h.ask("How big is the Zephyr X2 kettle?", check_confident_answers=False)

@@ -57,7 +57,8 @@ def test_streaming_through_the_host_with_subgraphs() -> None:
     )
     inner = [(ns, mode, data) for ns, mode, data in chunks if ns and ns[0].startswith("rag")]
     nodes = [next(iter(data)) for _, mode, data in inner if mode == "updates"]
-    assert nodes[:3] == ["intake", "classify", "retrieve"] and nodes[-1] == "finalize"
+    assert nodes[:4] == ["intake", "recall", "classify", "retrieve"]
+    assert nodes[-2:] == ["finalize", "remember"]  # a first answer is offered to the cache
     generated = [
         data[0].content
         for _, mode, data in inner

@@ -1,0 +1,37 @@
+"""Recall: the earlier answer to the same question over the same knowledge base, if there is one."""
+
+from __future__ import annotations
+
+from adaptive_rag.nodes.calling import note_failure
+from adaptive_rag.schema.context import Context, answer_scope, context_of
+from adaptive_rag.schema.state import Recall, State
+from adaptive_rag.schema.updates import Update
+from adaptive_rag.services import RetrieverUnavailableError, Services
+from langgraph.runtime import Runtime
+
+
+def recall(state: State, runtime: Runtime[Context], services: Services) -> Update:
+    """Find an earlier answer, so a repeated question costs no model call."""
+    ctx = context_of(runtime)
+    update: Update = {"steps": "recall"}
+    try:
+        found = services.answers(ctx)
+        if found is None:
+            return update
+        cache, revision = found
+        hit = cache.find(
+            state.get("query") or "", answer_scope(ctx), revision, ctx.answer_cache_similarity
+        )
+    except RetrieverUnavailableError:
+        return update  # no knowledge base: the search says so, once
+    except Exception as exc:
+        note_failure(update, "recall", "retrieval", exc, "answering it afresh")
+        return update
+    if hit is not None:
+        update["recalled"] = Recall(
+            output=hit.output,
+            question=hit.question,
+            similarity=round(hit.similarity, 3),
+            revision=revision,
+        )
+    return update

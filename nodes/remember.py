@@ -1,0 +1,26 @@
+"""Remember: keep a grounded answer for the next time the same question is asked."""
+
+from __future__ import annotations
+
+from adaptive_rag.nodes.calling import note_failure
+from adaptive_rag.schema.context import Context, answer_scope, context_of
+from adaptive_rag.schema.state import REMEMBERED, State
+from adaptive_rag.schema.updates import Update
+from adaptive_rag.services import Services
+from langgraph.runtime import Runtime
+
+
+def remember(state: State, runtime: Runtime[Context], services: Services) -> Update:
+    """Store the answer under its question, settings and knowledge-base revision."""
+    ctx = context_of(runtime)
+    update: Update = {"steps": "remember"}
+    output = {name: state.get(name) for name in REMEMBERED}
+    try:
+        found = services.answers(ctx)
+        if found is not None:
+            cache, revision = found
+            question = state.get("query") or ""
+            cache.put(question, answer_scope(ctx), revision, output, ctx.answer_cache_ttl)
+    except Exception as exc:  # the answer is given either way; only the next ask pays
+        note_failure(update, "remember", "retrieval", exc, "the answer was not cached")
+    return update

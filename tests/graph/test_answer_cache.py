@@ -1,0 +1,122 @@
+"""A repeated question gets its earlier answer with no model call, until the knowledge base changes."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from adaptive_rag import Context, Services, build_graph
+from adaptive_rag.knowledge.retriever import HybridRetriever
+from adaptive_rag.knowledge.store import KnowledgeBase
+from fakes import SAMPLE, HashEmbeddings, ScriptedChatModel
+
+QUESTION = "How long does the Kestrel K2 battery last?"
+
+
+class Cached:
+    """The graph over a real Chroma knowledge base (and its answer cache) in a temp dir."""
+
+    def __init__(self, tmp_path: Path, **script: Any) -> None:
+        self.docs = tmp_path / "docs"
+        self.kb = KnowledgeBase.open(
+            str(tmp_path / "kb"), "cache", "test:hash", create=True, embeddings=HashEmbeddings()
+        )
+        self.kb.ingest([str(SAMPLE)], progress=False)
+        self.model = ScriptedChatModel.with_script(**script)
+        self.graph = build_graph(
+            services=Services(
+                chat_model=self.model, retriever=HybridRetriever(kb=self.kb, k=4), no_web=True
+            )
+        )
+
+    def ask(self, question: str = QUESTION, **context: Any) -> dict[str, Any]:
+        calls = len(self.model.calls)
+        out = self.graph.invoke({"question": question}, context=Context(**context))
+        out["model_calls_made"] = len(self.model.calls) - calls
+        return out
+
+
+@pytest.fixture
+def cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cached:
+    monkeypatch.setenv("ADAPTIVE_RAG_DATA", str(tmp_path / "data"))
+    return Cached(tmp_path)
+
+
+def test_the_same_question_again_is_answered_with_no_model_call(cached: Cached) -> None:
+    first = cached.ask()
+    assert first["diagnostics"]["answer_cache"] == "miss" and first["model_calls_made"] > 0
+    started = time.perf_counter()
+    again = cached.ask()
+    took = time.perf_counter() - started
+    assert again["model_calls_made"] == 0 and again["diagnostics"]["model_calls"] == 0
+    assert again["diagnostics"]["answer_cache"] == "hit"
+    assert again["diagnostics"]["steps"] == ["intake", "recall", "finalize"]
+    assert any("answer cache" in n for n in again["diagnostics"]["notes"])
+    for name in ("answer", "sources", "confidence", "verified", "answerable", "route", "language"):
+        assert again[name] == first[name], name
+    assert again["messages"][-1].content == first["messages"][-1].content
+    print(f"\ncached answer: {took * 1000:.1f} ms, 0 model calls")
+    # the same words in other case, spacing and closing punctuation are the same question
+    assert cached.ask("how long does the  Kestrel K2 battery last")["model_calls_made"] == 0
+
+
+def test_another_question_or_other_settings_are_answered_afresh(cached: Cached) -> None:
+    cached.ask()
+    assert cached.ask("What is the IP rating of the Kestrel K2?")["model_calls_made"] > 0
+    assert cached.ask(k=2)["model_calls_made"] > 0  # other settings, other answer
+    assert cached.ask(k=2)["model_calls_made"] == 0
+
+
+def test_ingest_or_delete_forgets_the_answers(cached: Cached, tmp_path: Path) -> None:
+    cached.ask()
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "note.md").write_text("# Note\n\nThe Kestrel K2 battery now lasts 20 months.\n")
+    cached.kb.ingest([str(extra)], progress=False)
+    assert cached.ask()["diagnostics"]["answer_cache"] == "miss"
+    assert cached.ask()["model_calls_made"] == 0
+    cached.kb.delete(str(extra / "note.md"))
+    assert cached.ask()["model_calls_made"] > 0
+
+
+def test_off_and_declined_are_not_cached(tmp_path: Path) -> None:
+    h = Cached(tmp_path, rag="NO_ANSWER")
+    off = h.ask(answer_cache=False)
+    assert (
+        "recall" not in off["diagnostics"]["steps"] and off["diagnostics"]["answer_cache"] == "off"
+    )
+    h.ask(decline_when_not_found=True)  # declined: nothing kept
+    assert h.ask(decline_when_not_found=True)["model_calls_made"] > 0
+
+
+def test_an_answer_is_returned_for_its_ttl_only(cached: Cached) -> None:
+    cached.ask(answer_cache_ttl=1)
+    assert cached.ask(answer_cache_ttl=1)["model_calls_made"] == 0
+    time.sleep(1.1)
+    assert cached.ask(answer_cache_ttl=1)["model_calls_made"] > 0  # expired
+
+
+def test_a_near_identical_question_is_found_when_the_threshold_allows(cached: Cached) -> None:
+    cached.ask(answer_cache_similarity=0.8)
+    near = cached.ask(
+        "How long does the Kestrel K2 battery last, roughly?", answer_cache_similarity=0.8
+    )
+    assert near["model_calls_made"] == 0 and near["diagnostics"]["answer_cache"] == "hit"
+    assert any(repr(QUESTION) in n for n in near["diagnostics"]["notes"])  # says which question
+    exact_only = cached.ask("How long does the Kestrel K2 battery last, roughly?")
+    assert exact_only["model_calls_made"] > 0  # 1.0 (the default) takes the same words only
+
+
+def test_a_broken_cache_costs_the_answer_nothing(
+    cached: Cached, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("the cache store went away")
+
+    cached.ask()
+    monkeypatch.setattr("adaptive_rag.knowledge.answer_cache.AnswerCache.find", broken)
+    out = cached.ask()
+    assert out["answerable"] is True and out["model_calls_made"] > 0
+    assert out["failures"][0]["node"] == "recall"
