@@ -155,7 +155,9 @@ def demo(
         kb_path=kb_path,
         kb_description="Quillon Labs: Kestrel sensors, Heron hubs, warranty, returns, support",
     )
-    rows = [json.loads(line) for line in questions.read_text().splitlines() if line.strip()]
+    from adaptive_rag.evaluation.data import read_jsonl  # noqa: PLC0415
+
+    rows = read_jsonl(questions)
     typer.echo("Loading the chat model (the embedded one assembles itself on first use) ...")
     with open_graph() as graph:
         for row in rows:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from pathlib import Path
 from typing import Annotated
@@ -71,9 +70,10 @@ def _sample_kb(kb_path: str, collection: str) -> tuple[str, str, list[str]]:
     import tempfile  # noqa: PLC0415
 
     from adaptive_rag.cli.common import SAMPLE_KB, SAMPLE_QUESTIONS  # noqa: PLC0415
+    from adaptive_rag.evaluation.data import read_jsonl  # noqa: PLC0415
     from adaptive_rag.knowledge.store import KnowledgeBase  # noqa: PLC0415
 
-    rows = [json.loads(line) for line in SAMPLE_QUESTIONS.read_text().splitlines() if line.strip()]
+    rows = read_jsonl(SAMPLE_QUESTIONS)
     if not kb_path:
         kb_path, collection = str(Path(tempfile.mkdtemp()) / "kb"), "sample"
         KnowledgeBase.open(kb_path, collection, create=True).ingest([str(SAMPLE_KB)], False)
@@ -126,7 +126,8 @@ def bench_answer_cache(
     from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
 
     names = [d.strip() for d in datasets.split(",") if d.strip()]
-    typer.echo(table(cb.false_hits(names, embedding_model)))
+    rows, pairs = cb.measure(names, closest, embedding_model)
+    typer.echo(table(rows))
     for name in names if closest else []:
         typer.echo(f"\n{name}: the most alike questions that want different answers\n")
-        typer.echo(table(cb.closest_pairs(name, closest, embedding_model)))
+        typer.echo(table(pairs[name]))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -59,15 +59,22 @@ def retrieval(rs: list[Record]) -> dict[str, float]:
     return {key: mean([s[key] for s in scored]) for key in ("hit@4", "allgold@4", "mrr@10")}
 
 
+def prompt_computed(runs: Iterable[Mapping[str, Any]]) -> float | None:
+    """Share of prompt tokens actually computed (the rest a prefix cache served); None if none."""
+    rows = list(runs)
+    sent = sum(r["tokens_in"] for r in rows)
+    reused = sum(r.get("tokens_cached", 0) for r in rows)  # runs before it was counted: 0
+    return round(1 - reused / sent, 2) if sent else None
+
+
 def cost(rs: list[Record]) -> dict[str, Any]:
     """Model calls, tokens (and the share of prompt tokens actually computed) and latency."""
     tokens = [r["tokens_in"] + r["tokens_out"] for r in rs]
-    sent = sum(r["tokens_in"] for r in rs)
-    reused = sum(r.get("tokens_cached", 0) for r in rs)  # runs before it was counted: 0
+    computed = prompt_computed(rs)
     return {
         "calls_median": percentile([r["model_calls"] for r in rs], 0.5),
         "tokens_mean": round(sum(tokens) / max(len(rs), 1)),
-        "prompt_computed": round(1 - reused / sent, 2) if sent else "-",
+        "prompt_computed": "-" if computed is None else computed,
         "p50_s": round(percentile([r["seconds"] for r in rs], 0.5), 2),
         "p95_s": round(percentile([r["seconds"] for r in rs], 0.95), 2),
     }

@@ -33,23 +33,21 @@ def _differing_pairs(questions: list[dict[str, Any]], vectors: Any) -> list[tupl
     ]
 
 
-def false_hits(names: list[str], embedding_model: str = "auto") -> list[dict[str, Any]]:
-    """Per set: pairs of questions wanting different answers that a threshold would merge."""
+def measure(
+    names: list[str], closest: int, embedding_model: str = "auto"
+) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+    """Per set: false hits at each threshold, and the `closest` most alike differing pairs."""
     import numpy as np  # noqa: PLC0415 - a chromadb dependency
 
     embeddings = load_embeddings(embedding_model)
-    rows = []
+    rows, pairs_to_read = [], {}
     for name in names:
         questions = load_eval_set(name).questions
         started = time.perf_counter()
         vectors = np.array([embeddings.embed_query(q["question"]) for q in questions])
         per_question = (time.perf_counter() - started) / max(len(questions), 1)
         pairs = _differing_pairs(questions, vectors)
-        same_words = sum(
-            1
-            for _, i, j in pairs
-            if normalise(questions[i]["question"]) == normalise(questions[j]["question"])
-        )
+        text = [normalise(q["question"]) for q in questions]
         row: dict[str, Any] = {
             "set": name,
             "questions": len(questions),
@@ -57,21 +55,15 @@ def false_hits(names: list[str], embedding_model: str = "auto") -> list[dict[str
             "max_sim_different_answers": round(max(s for s, _, _ in pairs), 3),
         }
         for t in THRESHOLDS:
-            merged = same_words if t >= 1.0 else sum(1 for s, _, _ in pairs if s >= t)
+            merged = (
+                sum(1 for _, i, j in pairs if text[i] == text[j])
+                if t >= 1.0
+                else sum(1 for s, _, _ in pairs if s >= t)
+            )
             row[f"false hits at {t}"] = merged
         rows.append(row)
-    return rows
-
-
-def closest_pairs(name: str, n: int = 5, embedding_model: str = "auto") -> list[dict[str, Any]]:
-    """List the most alike questions of a set that want different answers, to read."""
-    import numpy as np  # noqa: PLC0415
-
-    embeddings = load_embeddings(embedding_model)
-    questions = load_eval_set(name).questions
-    vectors = np.array([embeddings.embed_query(q["question"]) for q in questions])
-    pairs = sorted(_differing_pairs(questions, vectors), reverse=True)[:n]
-    return [
-        {"sim": round(s, 3), "a": questions[i]["question"], "b": questions[j]["question"]}
-        for s, i, j in pairs
-    ]
+        pairs_to_read[name] = [
+            {"sim": round(s, 3), "a": questions[i]["question"], "b": questions[j]["question"]}
+            for s, i, j in sorted(pairs, reverse=True)[:closest]
+        ]
+    return rows, pairs_to_read

@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from adaptive_rag.core.cache import LRUCache
+from adaptive_rag.evaluation.aggregate import prompt_computed
 from adaptive_rag.graph.builder import build_graph
 from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
@@ -34,13 +35,12 @@ def _batch(ask: Callable[[str], dict[str, Any]], questions: list[str]) -> dict[s
     with ThreadPoolExecutor(len(questions)) as pool:
         outs = list(pool.map(ask, questions))
     wall = time.perf_counter() - started
-    sent = sum(o["tokens_in"] for o in outs)
-    reused = sum(o["tokens_cached"] for o in outs)
+    computed = prompt_computed(outs)
     return {
         "wall_s": round(wall, 1),
         "run_p50_s": round(statistics.median(o["seconds"] for o in outs), 1),
         "run_max_s": round(max(o["seconds"] for o in outs), 1),
-        "prompt_computed": round(1 - reused / sent, 2) if sent else 1.0,
+        "prompt_computed": 1.0 if computed is None else computed,
         "errors": sum(o["error"] for o in outs),
         "degraded": sum(o["degraded"] for o in outs),
     }

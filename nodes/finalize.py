@@ -152,9 +152,9 @@ def _label(source: Source) -> str:
     return f"{title} ({where})" if title and where and where != title else title or where
 
 
-def message_text(answer: str, sources: list[Source], language: str) -> str:
-    """Return the answer with its cited sources listed under it, for UIs that show messages only."""
-    cited = [s for s in sources if s["cited"]]
+def chat_text(answer: str, sources: list[Source], language: str, list_sources: bool) -> str:
+    """Return the chat message: the answer, with its cited sources under it for message-only UIs."""
+    cited = [s for s in sources if s["cited"]] if list_sources else []
     if not cited:
         return answer
     lines = [f"- [{s['id']}] {_label(s)}" for s in cited]
@@ -182,7 +182,7 @@ def recalled_answer(state: State, recalled: Recall, in_messages: bool) -> Update
     how = "the same question" if same else f"{recalled['question']!r} ({recalled['similarity']})"
     note = f"recall: answered from the answer cache: {how}, knowledge-base revision"
     answer, sources = str(output["answer"]), cast(list[Source], output["sources"])
-    shown = message_text(answer, sources, output["language"]) if in_messages else answer
+    shown = chat_text(answer, sources, output["language"], in_messages)
     return {
         **cast(Update, {name: output[name] for name in REMEMBERED if name in output}),
         "steps": "finalize",
@@ -211,9 +211,9 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
             notices = [note]
         # the documents looked at stay listed (uncited), so the user can check the decline
         sources = [Source(**{**s, "cited": False}) for s in (state.get("sources") or sources)]
-    shown = answer
-    if answerable and context_of(runtime).sources_in_messages:
-        shown = message_text(answer, sources, language)
+    shown = chat_text(
+        answer, sources, language, answerable and context_of(runtime).sources_in_messages
+    )
     return {
         "steps": "finalize",
         "answer": answer,

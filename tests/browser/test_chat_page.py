@@ -8,6 +8,7 @@ the test's temporary folder).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
@@ -17,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -29,18 +31,41 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr
 ANSWER = "The answer is in the sources [1]."  # the scripted model's answer
 
 
+def _npm_install(folder: Path, tool: str, timeout: int, env: dict[str, str] | None = None) -> None:
+    """Install a folder's pinned npm packages, unless its `tool` is there already."""
+    npm = shutil.which("npm")
+    assert npm, "npm is needed for the browser tier (Debian: apt-get install npm)"
+    if not (folder / "node_modules" / ".bin" / tool).exists():
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=folder,
+            check=True,
+            timeout=timeout,
+            env=env,
+        )
+
+
+@contextlib.contextmanager
+def _dev_and_browser(tmp_path: Path, width: int, height: int) -> Iterator[tuple[str, Any, Path]]:
+    """Serve the scripted graph with langgraph dev; yield its URL, a Chromium page, the shots dir."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    assert Path(CHROMIUM).exists(), "Chromium is needed (Debian: apt-get install chromium)"
+    scripted = f"{ROOT / 'tests' / 'server_graph.py'}:graph"
+    shots = Path(os.environ.get("BROWSER_SHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    with langgraph_dev(tmp_path, {"scripted": scripted}) as (api, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield api, browser.new_page(viewport={"width": width, "height": height}), shots
+        finally:
+            browser.close()
+
+
 @pytest.fixture(scope="module")
 def page_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Install the page's pinned packages (npm) and bundle it (esbuild)."""
-    npm = shutil.which("npm")
-    assert npm, "npm is needed for the browser tier (Debian: apt-get install npm)"
-    if not (APP / "node_modules" / ".bin" / "esbuild").exists():
-        subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=APP,
-            check=True,
-            timeout=600,
-        )
+    _npm_install(APP, "esbuild", timeout=600)
     out = tmp_path_factory.mktemp("page")
     subprocess.run(
         [str(APP / "node_modules" / ".bin" / "esbuild"), str(APP / "app.jsx"), "--bundle"]
@@ -86,15 +111,7 @@ def _ask(page: object, question: str) -> None:
 def test_the_chat_page_shows_the_streamed_answer_once_with_sources_and_a_follow_up(
     static: str, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415
-
-    assert Path(CHROMIUM).exists(), "Chromium is needed (Debian: apt-get install chromium)"
-    scripted = f"{ROOT / 'tests' / 'server_graph.py'}:graph"
-    shots = Path(os.environ.get("BROWSER_SHOTS") or tmp_path)
-    shots.mkdir(parents=True, exist_ok=True)
-    with langgraph_dev(tmp_path, {"scripted": scripted}) as (api, _), sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 900, "height": 700})
+    with _dev_and_browser(tmp_path, 900, 700) as (api, page, shots):
         page.goto(f"{static}/index.html?api={api}&assistant=scripted")
         page.evaluate(WATCH)
         _ask(page, "How big is the Zephyr X2 kettle?")
@@ -112,7 +129,6 @@ def test_the_chat_page_shows_the_streamed_answer_once_with_sources_and_a_follow_
         assert page.evaluate("window.__maxAi") == 2
         page.screenshot(path=str(shots / "chat-page.png"), full_page=True)
         text = page.inner_text("#messages")
-        browser.close()
     assert text.count("How big is the Zephyr X2 kettle?") == 1
     assert "{" not in text  # nothing from the internal JSON calls
 
@@ -123,17 +139,10 @@ ACU = Path(__file__).parent / "agent-chat-ui"
 @pytest.fixture(scope="module")
 def agent_chat_ui() -> Iterator[str]:
     """Build Agent Chat UI (vendored, one offline-build patch: see VENDORED.md) and start it."""
-    npm, npx = shutil.which("npm"), shutil.which("npx")
-    assert npm and npx, "npm is needed for the browser tier (Debian: apt-get install npm)"
+    npx = shutil.which("npx")
+    assert npx, "npm is needed for the browser tier (Debian: apt-get install npm)"
     env = {**os.environ, "NEXT_TELEMETRY_DISABLED": "1"}
-    if not (ACU / "node_modules" / ".bin" / "next").exists():
-        subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=ACU,
-            check=True,
-            timeout=900,
-            env=env,
-        )
+    _npm_install(ACU, "next", timeout=900, env=env)
     if not (ACU / ".next" / "BUILD_ID").exists():
         subprocess.run(
             [npx, "next", "build"], cwd=ACU, check=True, timeout=900, env=env, capture_output=True
@@ -166,14 +175,7 @@ def test_agent_chat_ui_renders_the_answer_once_with_sources_and_a_follow_up(
 ) -> None:
     """The real Agent Chat UI against langgraph dev: it renders messages only, so the cited
     sources come listed under the answer in the final message."""
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415
-
-    scripted = f"{ROOT / 'tests' / 'server_graph.py'}:graph"
-    shots = Path(os.environ.get("BROWSER_SHOTS") or tmp_path)
-    shots.mkdir(parents=True, exist_ok=True)
-    with langgraph_dev(tmp_path, {"scripted": scripted}) as (api, _), sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1100, "height": 800})
+    with _dev_and_browser(tmp_path, 1100, 800) as (api, page, shots):
         page.goto(f"{agent_chat_ui}/?apiUrl={api}&assistantId=scripted")
         page.wait_for_selector("textarea", timeout=60_000)
         for turn, question in enumerate(
@@ -192,5 +194,4 @@ def test_agent_chat_ui_renders_the_answer_once_with_sources_and_a_follow_up(
             assert text.count("Sources:") == turn, text  # each answer's cited sources, once
         assert "products/zephyr.md" in text, text
         page.screenshot(path=str(shots / "agent-chat-ui.png"))
-        browser.close()
     assert "grades" not in text and "grounded" not in text  # no internal JSON on screen
