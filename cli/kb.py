@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from adaptive_rag.cli.common import Collection, KbPath, app, fail, open_kb
+from adaptive_rag.cli.common import EXIT_BAD_CONFIG, Collection, KbPath, app, fail, open_kb
+from adaptive_rag.core.access import GROUPS, OWNER, access_metadata
 
 
 @app.command()
@@ -17,11 +18,25 @@ def ingest(
     ],
     collection: Collection = None,
     kb_path: KbPath = "",
+    owner: Annotated[
+        str,
+        typer.Option(
+            help="User or tenant who may read them (with their groups); empty: every reader."
+        ),
+    ] = "",
+    group: Annotated[
+        list[str] | None,
+        typer.Option("--group", help="A group that may read them too (repeat for several)."),
+    ] = None,
 ) -> None:
     """Add documents to the knowledge base (unchanged files are skipped, changed ones replaced)."""
+    try:
+        access = access_metadata(owner, group or [])
+    except ValueError as exc:
+        raise fail(str(exc), EXIT_BAD_CONFIG) from exc
     kb = open_kb(kb_path, collection, create=True)
     started = time.perf_counter()
-    report = kb.ingest([str(p) for p in paths], progress=True)
+    report = kb.ingest([str(p) for p in paths], True, access[OWNER], tuple(access.get(GROUPS, ())))
     seconds = time.perf_counter() - started
     typer.echo(
         f"{len(report.added)} added, {len(report.replaced)} replaced,"
@@ -43,7 +58,8 @@ def list_sources(collection: Collection = None, kb_path: KbPath = "") -> None:
     """Show the sources in the knowledge base."""
     kb = open_kb(kb_path, collection, create=False)
     for entry in kb.sources():
-        typer.echo(f"{entry['chunks']:5d}  {entry['source']}  ({entry['title']})")
+        readers = ", ".join(filter(None, [entry[OWNER], *entry[GROUPS]])) or "everyone"
+        typer.echo(f"{entry['chunks']:5d}  {entry['source']}  ({entry['title']})  [{readers}]")
     typer.echo(f"{kb.count()} chunks in {kb.name!r} at {kb.location}")
 
 

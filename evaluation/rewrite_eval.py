@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adaptive_rag.core.access import Reader, access_metadata
 from adaptive_rag.evaluation.metrics import f1
 from adaptive_rag.evaluation.sets import canard_rows, pick
 from adaptive_rag.knowledge.keyword import KeywordIndex
@@ -33,7 +34,8 @@ def run_rewrite(
     rows = pick(canard_rows(), limit, sample, seed)
     # a corpus of every assistant turn in the sample: what a follow-up would be searched against
     passages = list(dict.fromkeys(t for r in rows for t in r["history"][3::2] if len(t) > 40))
-    index = KeywordIndex.build([str(i) for i in range(len(passages))], passages, "canard")
+    public = [access_metadata() for _ in passages]
+    index = KeywordIndex.build([str(i) for i in range(len(passages))], passages, "canard", public)
     runtime = Runtime(context=Context(history_turns=3))
     scores: dict[str, list[float]] = {
         "f1_rewrite": [],
@@ -50,7 +52,7 @@ def run_rewrite(
         rewritten = update.get("standalone", row["question"])
         scores["f1_rewrite"].append(f1(rewritten, [row["rewrite"]]))
         scores["f1_raw"].append(f1(row["question"], [row["rewrite"]]))
-        reference = {cid for cid, _ in index.search(row["rewrite"], 3)}
+        reference = {cid for cid, _ in index.search(row["rewrite"], 3, Reader())}
         if reference:
             scores["agree_rewrite"].append(_overlap(index, rewritten, reference))
             scores["agree_raw"].append(_overlap(index, row["question"], reference))
@@ -62,5 +64,5 @@ def run_rewrite(
 
 def _overlap(index: KeywordIndex, query: str, reference: set[str]) -> float:
     """Share of the gold rewrite's top-3 passages that this query also finds in its top 3."""
-    found = {cid for cid, _ in index.search(query, 3)}
+    found = {cid for cid, _ in index.search(query, 3, Reader())}
     return len(found & reference) / len(reference)

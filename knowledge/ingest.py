@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from adaptive_rag.core.access import GROUPS, OWNER, access_metadata
 from adaptive_rag.knowledge.chunking import Section, chunk_documents, index_text
 from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.knowledge.loading import LoadError, iter_files, load_file
@@ -41,6 +42,11 @@ class _Prepared:
     chunks: list[Document]
     sections: list[Section]
     old_ids: set[str]
+    """Chunks already stored as asked (same text, same readers): not embedded again."""
+    access: dict[str, Any]
+    """Who may read the file (core.access metadata)."""
+    restricted: set[str] = field(default_factory=set)
+    """Stored chunks of this file whose readers change: rewritten, or removed if gone."""
 
 
 class Ingestion:
@@ -70,13 +76,24 @@ class Ingestion:
     def _rebuild_keyword_index(self, revision: str) -> KeywordIndex:
         raise NotImplementedError
 
-    def ingest(self, paths: list[str], progress: bool = True) -> IngestReport:
-        """Add files and folders; unchanged files are skipped, changed ones replaced."""
+    def ingest(
+        self,
+        paths: list[str],
+        progress: bool = True,
+        owner: str = "",
+        groups: tuple[str, ...] = (),
+    ) -> IngestReport:
+        """Add files and folders; unchanged files are skipped, changed ones replaced.
+
+        `owner` (a user or tenant id, "" for every reader) and `groups` say who may read them
+        (core.access); ingesting a file again with other ones rewrites its chunks.
+        """
+        access = access_metadata(owner, groups)
         report = IngestReport()
         prepared: list[_Prepared] = []
         hashes: dict[str, str] = {}  # file hash -> source, for duplicates within this run
         for path in iter_files(paths):
-            item = self._prepare(path, report, hashes)
+            item = self._prepare(path, report, hashes, access)
             if item is not None:
                 prepared.append(item)
         if not prepared:
@@ -96,7 +113,7 @@ class Ingestion:
         return report
 
     def _prepare(
-        self, path: Path, report: IngestReport, hashes: dict[str, str]
+        self, path: Path, report: IngestReport, hashes: dict[str, str], access: dict[str, Any]
     ) -> _Prepared | None:
         """Read and chunk a file unless unchanged or a duplicate; record failures by name."""
         source = str(path)
@@ -106,15 +123,19 @@ class Ingestion:
             report.failed.append(f"{path}: {exc.strerror or exc}")
             return None
         existing = self._chunks.get(where={"source": source}, include=["metadatas"])
-        old_ids = set(existing["ids"])
         metas = [m or {} for m in existing["metadatas"]]
-        if old_ids and all(m.get("file_hash") == file_hash for m in metas):
+        # chunks readable by others than now asked are written again, never kept
+        old_ids = {
+            cid for cid, m in zip(existing["ids"], metas, strict=True) if _same_access(m, access)
+        }
+        stale_access = set(existing["ids"]) - old_ids
+        if old_ids and not stale_access and all(m.get("file_hash") == file_hash for m in metas):
             expected = {m.get("file_chunks") for m in metas}
             if expected in ({None}, {len(old_ids)}):  # every chunk is there (a crash may not)
                 report.unchanged.append(source)
                 hashes.setdefault(file_hash, source)
                 return None
-        twin = hashes.get(file_hash) or self._source_with_hash(file_hash, source)
+        twin = hashes.get(file_hash) or self._source_with_hash(file_hash, source, access)
         if twin:
             report.duplicates.append(f"{source} (same content as {twin})")
             return None
@@ -126,14 +147,15 @@ class Ingestion:
             return None
         chunks, sections = chunk_documents(docs, source)
         for chunk in chunks:
-            chunk.metadata["file_hash"] = file_hash
-            chunk.metadata["file_chunks"] = len(chunks)
-        (report.replaced if old_ids else report.added).append(source)
-        return _Prepared(source, file_hash, chunks, sections, old_ids)
+            chunk.metadata.update(access, file_hash=file_hash, file_chunks=len(chunks))
+        (report.replaced if existing["ids"] else report.added).append(source)
+        return _Prepared(source, file_hash, chunks, sections, old_ids, access, stale_access)
 
-    def _source_with_hash(self, file_hash: str, source: str) -> str:
-        """Return another source already holding this exact file content, if any."""
-        found = self._chunks.get(where={"file_hash": file_hash}, include=["metadatas"], limit=5)
+    def _source_with_hash(self, file_hash: str, source: str, access: dict[str, Any]) -> str:
+        """Return another source with this exact content readable by the same readers, if any."""
+        where = {"$and": [{"file_hash": file_hash}, {OWNER: access[OWNER]}]}
+        found = self._chunks.get(where=where, include=["metadatas"], limit=5)
+        found["metadatas"] = [m for m in found["metadatas"] if _same_access(m or {}, access)]
         others = [str((m or {}).get("source")) for m in found["metadatas"]]
         # a twin whose file is gone was moved or renamed: then this copy is the one to keep
         return next((o for o in others if o != source and Path(o).exists()), "")
@@ -180,10 +202,10 @@ class Ingestion:
                 ids=list(unique),
                 embeddings=[[0.0] for _ in unique],
                 documents=[s.text for s in unique.values()],
-                metadatas=[{"source": s.source} for s in unique.values()],
+                metadatas=[{"source": s.source, **item.access} for s in unique.values()],
             )
         keep = {str(c.id) for c in item.chunks}
-        stale = sorted(item.old_ids - keep)
+        stale = sorted((item.old_ids | item.restricted) - keep)
         if stale:
             self._chunks.delete(ids=stale)
         old_parents = set(self._parents.get(where={"source": item.source}, include=[])["ids"])
@@ -212,11 +234,24 @@ def _groups(items: list[_Prepared], size: int) -> Iterator[list[_Prepared]]:
         yield group
 
 
-def _flat(meta: dict[str, Any]) -> dict[str, str | int | float | bool]:
-    """Keep metadata Chroma can store: scalars, with everything else as text."""
-    flat: dict[str, str | int | float | bool] = {}
+def _same_access(meta: dict[str, Any], access: dict[str, Any]) -> bool:
+    """Whether a stored chunk is readable by exactly the readers `access` names."""
+    return meta.get(OWNER) == access[OWNER] and list(meta.get(GROUPS) or []) == list(
+        access.get(GROUPS) or []
+    )
+
+
+Flat = str | int | float | bool | list[str]
+
+
+def _flat(meta: dict[str, Any]) -> dict[str, Flat]:
+    """Keep metadata Chroma can store: scalars and lists of text, everything else as text."""
+    flat: dict[str, Flat] = {}
     for key, value in meta.items():
-        if value is None:
+        if value is None or value == []:
             continue
-        flat[key] = value if isinstance(value, str | int | float | bool) else str(value)
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            flat[key] = value
+        else:
+            flat[key] = value if isinstance(value, str | int | float | bool) else str(value)
     return flat

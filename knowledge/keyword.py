@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import bm25s
+import numpy as np
+from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -33,29 +35,51 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+Access = list[dict[str, Any]]
+"""Per id, who may read it: {owner, groups} as stored on the chunk (core.access)."""
+
+
 class KeywordIndex:
     """A BM25 index over chunk ids, rebuilt whole whenever its collection changes."""
 
-    def __init__(self, ids: list[str], retriever: Any, fingerprint: str) -> None:
+    def __init__(self, ids: list[str], retriever: Any, fingerprint: str, access: Access) -> None:
         self.ids = ids
         self._retriever = retriever
         self.fingerprint = fingerprint
+        self.access = access
+        self._owners = np.array([a.get(OWNER) for a in access], dtype=object)
+        self._shared: dict[str, np.ndarray] = {}
+        for i, entry in enumerate(access):
+            for group in entry.get(GROUPS) or ():
+                self._shared.setdefault(group, np.zeros(len(ids), dtype=bool))[i] = True
 
     @classmethod
-    def build(cls, ids: list[str], texts: list[str], fingerprint: str) -> KeywordIndex:
-        """Index texts (one per id)."""
+    def build(
+        cls, ids: list[str], texts: list[str], fingerprint: str, access: Access
+    ) -> KeywordIndex:
+        """Index texts (one per id) with who may read each."""
         retriever = bm25s.BM25()
         if ids:
             retriever.index([tokenize(t) for t in texts], show_progress=False)
-        return cls(ids, retriever, fingerprint)
+        return cls(ids, retriever, fingerprint, access)
 
-    def search(self, query: str, n: int) -> list[tuple[str, float]]:
-        """Return up to n (id, score) pairs with a positive score, best first."""
+    def readable(self, reader: Reader) -> np.ndarray:
+        """Return a 0/1 weight per id: whether the reader may read it (Reader.may_read)."""
+        mask = (self._owners == PUBLIC) | (self._owners == reader.user if reader.user else False)
+        for group in reader.named_groups():
+            if group in self._shared:
+                mask = mask | self._shared[group]
+        return np.asarray(mask, dtype=np.float32)
+
+    def search(self, query: str, n: int, reader: Reader) -> list[tuple[str, float]]:
+        """Return up to n (id, score) pairs the reader may read, with a positive score."""
         tokens = tokenize(query)
         if not self.ids or not tokens:
             return []
         n = min(n, len(self.ids))
-        results, scores = self._retriever.retrieve([tokens], k=n, show_progress=False)
+        results, scores = self._retriever.retrieve(
+            [tokens], k=n, show_progress=False, weight_mask=self.readable(reader)
+        )
         return [
             (self.ids[int(i)], float(s))
             for i, s in zip(results[0], scores[0], strict=True)
@@ -70,7 +94,7 @@ class KeywordIndex:
         if self.ids:
             self._retriever.save(str(staging / "bm25"))
         (staging / "meta.json").write_text(
-            json.dumps({"ids": self.ids, "fingerprint": self.fingerprint})
+            json.dumps({"ids": self.ids, "fingerprint": self.fingerprint, "access": self.access})
         )
         old = folder.with_name(folder.name + ".old")
         shutil.rmtree(old, ignore_errors=True)
@@ -85,6 +109,9 @@ class KeywordIndex:
         try:
             meta = json.loads((folder / "meta.json").read_text())
             retriever = bm25s.BM25.load(str(folder / "bm25")) if meta["ids"] else bm25s.BM25()
-            return cls(list(meta["ids"]), retriever, str(meta["fingerprint"]))
+            access = list(meta["access"])
+            if len(access) != len(meta["ids"]):
+                return None
+            return cls(list(meta["ids"]), retriever, str(meta["fingerprint"]), access)
         except (OSError, ValueError, KeyError):
             return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
+from adaptive_rag.core.access import Reader
 from adaptive_rag.core.secrets import describe
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.knowledge.store import KnowledgeBase
@@ -44,6 +45,8 @@ class HybridRetriever(BaseRetriever):
     mode: Literal["hybrid", "vector", "keyword"] = "hybrid"
     metadata_filter: dict[str, Any] | None = None
     small_to_big: bool = False
+    reader: Reader = Reader()
+    """Who is asking: only documents they may read are searched or returned (core.access)."""
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun | None = None
@@ -52,11 +55,11 @@ class HybridRetriever(BaseRetriever):
         failures: list[str] = []
         channels: dict[str, Callable[[], list[tuple[str, float]]]] = {
             "vector": lambda: self.kb.vector_search(
-                query, self.fetch_k, chroma_where(self.metadata_filter)
+                query, self.fetch_k, chroma_where(self.metadata_filter), self.reader
             ),
-            # BM25 has no filter of its own: over-fetch, then keep what matches
+            # BM25 filters by reader itself; other metadata: over-fetch, then keep what matches
             "keyword": lambda: self.kb.keyword_search(
-                query, self.fetch_k * (3 if self.metadata_filter else 1)
+                query, self.fetch_k * (3 if self.metadata_filter else 1), self.reader
             ),
         }
         for name, search in channels.items():
@@ -77,7 +80,8 @@ class HybridRetriever(BaseRetriever):
         )
         docs = []
         for doc in self.kb.get([cid for cid, _ in fused[: self.fetch_k * 2]]):
-            if matches(doc.metadata, self.metadata_filter):
+            # both channels filtered already; this check is the one every returned chunk passes
+            if matches(doc.metadata, self.metadata_filter) and self.reader.may_read(doc.metadata):
                 docs.append(doc)
         scores = dict(fused)
         for doc in docs:

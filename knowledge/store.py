@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
 from adaptive_rag.core.environment import default_collection
 from adaptive_rag.knowledge.answer_cache import AnswerCache
 from adaptive_rag.knowledge.chunking import index_text
@@ -17,6 +18,8 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 PAGE = 5000  # Chroma's SQLite refuses one query over ~32k variables: read big collections in pages
+ACCESS_CONTROL = "access_control"
+"""Collection metadata: every chunk carries an owner (core.access); older ones are backfilled."""
 
 
 class KnowledgeBaseError(RuntimeError):
@@ -118,13 +121,31 @@ class KnowledgeBase(Ingestion):
                 client.create_collection(
                     collection,
                     embedding_function=None,
-                    metadata={"embedding_model": spec, "revision": 0},
+                    metadata={"embedding_model": spec, "revision": 0, ACCESS_CONTROL: 1},
                     configuration={"hnsw": {"space": "cosine"}},
                 )
                 client.create_collection(f"{collection}.parents", embedding_function=None)
             except Exception as exc:
                 raise KnowledgeBaseError(f"cannot create collection {collection!r}: {exc}") from exc
-        return cls(client, collection, spec, embeddings or load_embeddings(spec), where, bm25)
+        kb = cls(client, collection, spec, embeddings or load_embeddings(spec), where, bm25)
+        if existing is not None and not (existing.metadata or {}).get(ACCESS_CONTROL):
+            kb._backfill_access()
+        return kb
+
+    def _backfill_access(self) -> None:
+        """Mark chunks written before access control as readable by all, as they were (once)."""
+        for store in (self._chunks, self._parents):
+            everything = _get_all(store, ["metadatas"])
+            missing = [
+                (cid, {**(meta or {}), OWNER: PUBLIC})
+                for cid, meta in zip(everything["ids"], everything["metadatas"], strict=True)
+                if OWNER not in (meta or {})
+            ]
+            for start in range(0, len(missing), PAGE):
+                batch = missing[start : start + PAGE]
+                store.update(ids=[c for c, _ in batch], metadatas=[m for _, m in batch])
+        collection = self._client.get_collection(self.name, embedding_function=None)
+        collection.modify(metadata={**(collection.metadata or {}), ACCESS_CONTROL: 1})
 
     def _collection(self, name: str, create: bool) -> Any:
         """Return a Chroma collection handle (ours, never Chroma's default embedder)."""
@@ -148,9 +169,11 @@ class KnowledgeBase(Ingestion):
         return int(meta.get("revision", 0))
 
     def vector_search(
-        self, query: str, n: int, where: dict[str, Any] | None = None
+        self, query: str, n: int, where: dict[str, Any] | None = None, reader: Reader | None = None
     ) -> list[tuple[str, float]]:
-        """Return up to n (chunk id, cosine similarity) pairs, best first."""
+        """Return up to n (chunk id, cosine similarity) pairs the reader may read, best first."""
+        scope = (reader or Reader()).chroma_where()
+        where = {"$and": [where, scope]} if where else scope
         size = self.count()
         if size == 0:
             return []
@@ -166,9 +189,11 @@ class KnowledgeBase(Ingestion):
             for cid, dist in zip(found["ids"][0], found["distances"][0], strict=True)
         ]
 
-    def keyword_search(self, query: str, n: int) -> list[tuple[str, float]]:
-        """Return up to n (chunk id, BM25 score) pairs, best first."""
-        return self.keyword_index().search(query, n)
+    def keyword_search(
+        self, query: str, n: int, reader: Reader | None = None
+    ) -> list[tuple[str, float]]:
+        """Return up to n (chunk id, BM25 score) pairs the reader may read, best first."""
+        return self.keyword_index().search(query, n, reader or Reader())
 
     def keyword_index(self) -> KeywordIndex:
         """Return the BM25 index, rebuilding it if the collection changed since it was saved."""
@@ -188,7 +213,11 @@ class KnowledgeBase(Ingestion):
             index_text(Document(page_content=doc or "", metadata=meta or {}))
             for doc, meta in zip(everything["documents"], everything["metadatas"], strict=True)
         ]
-        index = KeywordIndex.build(list(everything["ids"]), texts, revision)
+        access = [
+            {key: (meta or {})[key] for key in (OWNER, GROUPS) if key in (meta or {})}
+            for meta in everything["metadatas"]
+        ]
+        index = KeywordIndex.build(list(everything["ids"]), texts, revision, access)
         index.save(self._bm25_dir)
         return index
 
@@ -220,7 +249,13 @@ class KnowledgeBase(Ingestion):
             meta = meta or {}
             entry = summary.setdefault(
                 str(meta.get("source", "?")),
-                {"source": meta.get("source"), "chunks": 0, "title": meta.get("title", "")},
+                {
+                    "source": meta.get("source"),
+                    "chunks": 0,
+                    "title": meta.get("title", ""),
+                    OWNER: meta.get(OWNER, PUBLIC),
+                    GROUPS: list(meta.get(GROUPS) or []),
+                },
             )
             entry["chunks"] += 1
         return sorted(summary.values(), key=lambda e: str(e["source"]))

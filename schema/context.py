@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Annotated, Any
 
+from adaptive_rag.core.access import Reader
 from adaptive_rag.core.environment import default_collection
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
@@ -68,6 +69,22 @@ class Context:
         metadata={
             "description": "Only search chunks whose metadata match this JSON object, e.g."
             ' {"title": "Returns"}; empty searches everything.'
+        },
+    )
+    user: str = field(
+        default="",
+        metadata={
+            "description": "Who is asking (a user or tenant id): only public documents, theirs"
+            " and their groups' are searched. On a server with authentication the signed-in"
+            " identity replaces whatever a request sends here."
+        },
+    )
+    groups: str = field(
+        default="",
+        metadata={
+            "description": "Comma-separated groups of the asker: documents shared with one of"
+            " them are searched too. On a server with authentication the token's groups"
+            " replace it."
         },
     )
     small_to_big: bool = field(
@@ -255,9 +272,14 @@ class Context:
                 raise ValueError(f"metadata_filter is not JSON: {exc.msg}") from exc
             if not isinstance(value, dict):
                 raise ValueError("metadata_filter must be a JSON object")
+        self.reader()  # a malformed user or group name is refused here, not at search time
         for name in ("chat_model", "fast_model", "embedding_model", "collection"):
             if not str(getattr(self, name)).strip():
                 raise ValueError(f"{name} must not be empty")
+
+    def reader(self) -> Reader:
+        """Return who is asking, as the knowledge base's access rule takes it."""
+        return Reader.of(self.user, self.groups.split(","))
 
 
 NOT_SHAPING_ANSWERS = frozenset(
@@ -283,17 +305,28 @@ def _check_range(name: str, value: float, low: float, high: float) -> None:
 
 
 def context_of(runtime: Runtime[Any] | None) -> Context:
-    """Return the run's Context, whatever a host or the server passed (or nothing)."""
-    ctx = runtime.context if runtime is not None else None
-    if isinstance(ctx, Context):
-        return ctx
-    names = {f.name for f in fields(Context)}
-    if isinstance(ctx, dict):
-        return Context(**{key: value for key, value in ctx.items() if key in names})
-    # None, or a parent graph's own context (embedded as a subgraph): Context fields set in
-    # config.configurable apply, as LangGraph Server applies them (invalid ones raise ValueError)
+    """Return the run's Context, whatever a host or the server passed (or nothing).
+
+    On LangGraph Server with authentication, who is asking comes from the signed-in user,
+    never from the request's context.
+    """
     try:
         configurable = get_config().get("configurable") or {}
     except RuntimeError:  # called outside a run
         configurable = {}
-    return Context(**{key: value for key, value in configurable.items() if key in names})
+    ctx = runtime.context if runtime is not None else None
+    names = {f.name for f in fields(Context)}
+    if isinstance(ctx, dict):
+        ctx = Context(**{key: value for key, value in ctx.items() if key in names})
+    elif not isinstance(ctx, Context):
+        # None, or a parent graph's own context (embedded as a subgraph): Context fields set in
+        # config.configurable apply, as LangGraph Server applies them (invalid ones raise)
+        ctx = Context(**{key: value for key, value in configurable.items() if key in names})
+    info = getattr(runtime, "server_info", None)
+    signed_in = info.user if info is not None and info.user is not None else None
+    signed_in = signed_in or configurable.get("langgraph_auth_user")
+    if signed_in is None:
+        return ctx
+    user = signed_in.get("reader", signed_in.identity)
+    groups = signed_in.get("groups") or []
+    return replace(ctx, user=str(user), groups=",".join(str(g) for g in groups))

@@ -54,6 +54,7 @@ def default_retriever(ctx: Context) -> BaseRetriever:
         k=ctx.k,
         metadata_filter=parse_filter(ctx.metadata_filter),
         small_to_big=ctx.small_to_big,
+        reader=ctx.reader(),
     )
 
 
@@ -103,8 +104,16 @@ class Services:
         return load_chat_model(ctx.fast_model)
 
     def retriever_for(self, ctx: Context) -> BaseRetriever:
-        """Return the knowledge-base retriever."""
-        return self.retriever or default_retriever(ctx)
+        """Return the knowledge-base retriever, scoped to who is asking.
+
+        An injected retriever with a `reader` field (the hybrid one) is copied with this run's
+        reader; any other retriever is the host's to scope.
+        """
+        if self.retriever is None:
+            return default_retriever(ctx)
+        if "reader" in getattr(type(self.retriever), "model_fields", {}):
+            return self.retriever.model_copy(update={"reader": ctx.reader()})
+        return self.retriever
 
     def answers(self, ctx: Context) -> tuple[AnswerCache, int] | None:
         """Return the answer cache and the knowledge base's revision, or None when there is none."""

@@ -18,7 +18,7 @@ from langgraph.pregel import Pregel
 from typer.testing import CliRunner
 
 FIGURES: dict[str, Counter[str]] = defaultdict(Counter)
-COLUMNS = ("runs", "faults", "answers", "errors", "lost")
+COLUMNS = ("runs", "faults", "answers", "errors", "lost", "leaks")
 
 
 def _has_answer(value: Any) -> bool:
@@ -109,7 +109,7 @@ def tally(request: pytest.FixtureRequest) -> Callable[..., None]:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Print one row per reliability test: runs, faults injected, answers, errors, data lost."""
+    """Print one row per reliability test: runs, faults injected, answers, errors, lost, leaks."""
     if not FIGURES:
         return
     write = terminalreporter.write_line

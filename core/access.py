@@ -1,0 +1,79 @@
+"""Who may read which document: one rule, used by every search channel and the answer cache.
+
+A document carries `owner` ("" for everyone) and optionally `groups`; a reader sees the
+public documents, their own, and those shared with one of their groups.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+OWNER = "owner"
+"""Metadata key: the user or tenant a document belongs to; "" means every reader."""
+GROUPS = "groups"
+"""Metadata key: the groups a document is shared with (absent when none)."""
+PUBLIC = ""
+
+_NAME = re.compile(r"^[^\s,\x00-\x1f\x7f](?:[^,\x00-\x1f\x7f]{0,254}[^\s,\x00-\x1f\x7f])?$")
+"""An identity as identity providers issue them (e.g. auth0|123, alice@example.com)."""
+
+
+def check_name(kind: str, value: str) -> str:
+    """Return an owner or group name unchanged, or raise a ValueError that says what is allowed."""
+    if not _NAME.match(value):
+        raise ValueError(
+            f"{kind} {value!r} must be 1-256 characters with no comma, control character or"
+            " space at either end"
+        )
+    return value
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who is asking: a user (or tenant) id and the groups they belong to; "" is anonymous."""
+
+    user: str = PUBLIC
+    groups: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, user: str, groups: Iterable[str] = ()) -> Reader:
+        """Build a reader from untrusted values: names are checked, groups sorted and unique."""
+        user = user.strip()
+        if user:
+            check_name("user", user)
+        named = sorted({check_name("group", g.strip()) for g in groups if g.strip()})
+        return cls(user, tuple(named))
+
+    def may_read(self, meta: Mapping[str, Any]) -> bool:
+        """Whether a document with this metadata is readable (a missing owner is not public)."""
+        owner = meta.get(OWNER)
+        if owner is None:
+            return False  # written before access control, or by something else: never assume
+        if owner == PUBLIC or (self.user and owner == self.user):
+            return True
+        shared = meta.get(GROUPS) or ()
+        return isinstance(shared, list | tuple) and bool(set(shared) & self.named_groups())
+
+    def named_groups(self) -> set[str]:
+        """Return the reader's groups, never an empty name (which no document may match)."""
+        return {g for g in self.groups if g}
+
+    def chroma_where(self) -> dict[str, Any]:
+        """Return the same rule as a Chroma `where` clause."""
+        clauses: list[dict[str, Any]] = [{OWNER: PUBLIC}]
+        if self.user:
+            clauses.append({OWNER: self.user})
+        clauses.extend({GROUPS: {"$contains": g}} for g in sorted(self.named_groups()))
+        return clauses[0] if len(clauses) == 1 else {"$or": clauses}
+
+
+def access_metadata(owner: str = PUBLIC, groups: Iterable[str] = ()) -> dict[str, Any]:
+    """Return the metadata an ingested chunk carries for `owner` and `groups` (names checked)."""
+    meta: dict[str, Any] = {OWNER: check_name("owner", owner) if owner else PUBLIC}
+    named = sorted({check_name("group", g) for g in groups if g})
+    if named:
+        meta[GROUPS] = named
+    return meta
