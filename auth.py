@@ -114,8 +114,8 @@ async def own_namespace(ctx: Auth.types.AuthContext, value: Any) -> bool:
 
 def _owned(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType:
     """Stamp the owner on what is created; filter everything else to the caller's own."""
-    if ctx.action == "create" and isinstance(value, dict):
-        metadata = value.setdefault("metadata", None) or {}
-        metadata[OWNER_KEY] = ctx.user.identity
-        value["metadata"] = metadata
+    if ctx.action in ("create", "create_run") and isinstance(value, dict):
+        if value.get("metadata") is None:
+            value["metadata"] = {}
+        value["metadata"][OWNER_KEY] = ctx.user.identity  # in place: the server keeps this dict
     return {OWNER_KEY: ctx.user.identity}

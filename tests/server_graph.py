@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -11,11 +12,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from adaptive_rag import Services, build_graph  # noqa: E402
+from adaptive_rag.core.access import Reader  # noqa: E402
 from adaptive_rag.knowledge.retriever import HybridRetriever  # noqa: E402
 from adaptive_rag.knowledge.store import KnowledgeBase  # noqa: E402
 from fakes import DEFAULT_SCRIPT, HashEmbeddings, KeywordRetriever, ScriptedChatModel, kb_docs  # noqa: E402
 from langchain_core.documents import Document  # noqa: E402
 from langchain_core.retrievers import BaseRetriever  # noqa: E402
+from tenants import echo_model  # noqa: E402
 
 REWRITE = "How long does the Zephyr X2 kettle take to boil?"
 
@@ -93,4 +96,32 @@ chroma_graph = build_graph(
         no_web=True,
     ),
     name="Adaptive RAG (Chroma server)",
+)
+
+
+class TenantsKB(BaseRetriever):
+    """Hybrid search over the tenants' knowledge base at TENANTS_KB, as `reader` may read it."""
+
+    reader: Reader = Reader()
+
+    def _get_relevant_documents(self, query: str, *, run_manager: Any = None) -> list[Document]:
+        return HybridRetriever(kb=_tenants_kb(), k=4, reader=self.reader).invoke(query)
+
+
+_TENANTS: list[KnowledgeBase] = []
+
+
+def _tenants_kb() -> KnowledgeBase:
+    with _LOCK:
+        if not _TENANTS:
+            path = os.environ["TENANTS_KB"]
+            _TENANTS.append(
+                KnowledgeBase.open(path, "tenants", "test:hash", embeddings=HashEmbeddings())
+            )
+        return _TENANTS[0]
+
+
+tenants_graph = build_graph(
+    services=Services(chat_model=echo_model(), retriever=TenantsKB(), no_web=True),
+    name="Adaptive RAG (tenants, echo model)",
 )
