@@ -37,6 +37,8 @@ class Reader:
 
     user: str = PUBLIC
     groups: tuple[str, ...] = ()
+    everyone: bool = False
+    """Read every document, unfiltered: for tools (benchmarks); never built from a request."""
 
     @classmethod
     def of(cls, user: str, groups: Iterable[str] = ()) -> Reader:
@@ -49,6 +51,8 @@ class Reader:
 
     def may_read(self, meta: Mapping[str, Any]) -> bool:
         """Whether a document with this metadata is readable (a missing owner is not public)."""
+        if self.everyone:
+            return True
         owner = meta.get(OWNER)
         if owner is None:
             return False  # written before access control, or by something else: never assume
@@ -61,8 +65,10 @@ class Reader:
         """Return the reader's groups, never an empty name (which no document may match)."""
         return {g for g in self.groups if g}
 
-    def chroma_where(self) -> dict[str, Any]:
-        """Return the same rule as a Chroma `where` clause."""
+    def chroma_where(self) -> dict[str, Any] | None:
+        """Return the same rule as a Chroma `where` clause (None: no filter)."""
+        if self.everyone:
+            return None
         clauses: list[dict[str, Any]] = [{OWNER: PUBLIC}]
         if self.user:
             clauses.append({OWNER: self.user})

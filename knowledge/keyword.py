@@ -77,8 +77,9 @@ class KeywordIndex:
         if not self.ids or not tokens:
             return []
         n = min(n, len(self.ids))
+        mask = None if reader.everyone else self.readable(reader)
         results, scores = self._retriever.retrieve(
-            [tokens], k=n, show_progress=False, weight_mask=self.readable(reader)
+            [tokens], k=n, show_progress=False, weight_mask=mask
         )
         return [
             (self.ids[int(i)], float(s))

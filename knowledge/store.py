@@ -173,7 +173,7 @@ class KnowledgeBase(Ingestion):
     ) -> list[tuple[str, float]]:
         """Return up to n (chunk id, cosine similarity) pairs the reader may read, best first."""
         scope = (reader or Reader()).chroma_where()
-        where = {"$and": [where, scope]} if where else scope
+        where = {"$and": [where, scope]} if where and scope else where or scope
         size = self.count()
         if size == 0:
             return []

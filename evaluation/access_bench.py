@@ -1,0 +1,91 @@
+"""Retrieval latency with the per-reader filter against no filter, on one synthetic collection."""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from typing import Any
+
+import numpy as np
+from adaptive_rag.core.access import Reader, access_metadata
+from adaptive_rag.knowledge.retriever import HybridRetriever
+from adaptive_rag.knowledge.store import KnowledgeBase
+from langchain_core.embeddings import Embeddings
+
+DIM = 384
+
+
+class _RandomEmbeddings(Embeddings):
+    """Unit vectors from a seeded generator: the cost of search, not of an embedding model."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self.embed_query(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        vec = self._rng.standard_normal(DIM).astype(np.float32)
+        return [float(x) for x in vec / np.linalg.norm(vec)]
+
+
+def _owner(i: int, tenants: int) -> dict[str, Any]:
+    """Spread chunks: a tenth public, the rest over tenants, one in twenty shared with a group."""
+    if i % 10 == 0:
+        return access_metadata()
+    tenant = i % tenants
+    return access_metadata(f"tenant{tenant}", ["team"] if i % 20 == 1 else [])
+
+
+def access_table(size: int, tenants: int, queries: int, seed: int = 0) -> list[dict[str, Any]]:
+    """Time each search mode unfiltered and as one tenant (with a group), interleaved per query."""
+    rng = np.random.default_rng(seed)
+    vocab = [f"w{i}" for i in range(20000)]
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        kb = KnowledgeBase.open(
+            tmp, "access", "test:random", create=True, embeddings=_RandomEmbeddings(seed)
+        )
+        for start in range(0, size, 5000):  # bulk load, as the scale benchmark does
+            n = min(5000, size - start)
+            vecs = rng.standard_normal((n, DIM)).astype(np.float32)
+            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+            kb._chunks.add(
+                ids=[f"c{start + i}" for i in range(n)],
+                embeddings=vecs.tolist(),
+                documents=[" ".join(rng.choice(vocab, 60)) for _ in range(n)],
+                metadatas=[{"source": "synthetic", **_owner(start + i, tenants)} for i in range(n)],
+            )
+        kb._bump()  # builds and saves the BM25 index (with each chunk's readers)
+        readers = {"unfiltered": Reader(everyone=True), "tenant": Reader("tenant3", ("team",))}
+        for mode in ("vector", "keyword", "hybrid"):
+            times: dict[str, list[float]] = {name: [] for name in readers}
+            for q in range(queries):
+                query = " ".join(rng.choice(vocab, 8))
+                order = list(readers) if q % 2 == 0 else list(reversed(readers))
+                for name in order:
+                    retriever = HybridRetriever(
+                        kb=kb, k=10, fetch_k=20, mode=mode, reader=readers[name]
+                    )  # type: ignore[arg-type]
+                    t0 = time.perf_counter()
+                    retriever.invoke(query)
+                    times[name].append(1000 * (time.perf_counter() - t0))
+            p50 = {name: statistics.median(t) for name, t in times.items()}
+            row = {
+                "chunks": size,
+                "mode": mode,
+                "unfiltered_p50_ms": round(p50["unfiltered"], 1),
+                "filtered_p50_ms": round(p50["tenant"], 1),
+                "ratio": round(p50["tenant"] / p50["unfiltered"], 3),
+                "readable_share": round(_share(kb, readers["tenant"]), 3),
+            }
+            rows.append(row)
+            print(row, flush=True)  # noqa: T201 - a benchmark prints figures
+    return rows
+
+
+def _share(kb: KnowledgeBase, reader: Reader) -> float:
+    """Share of the collection the reader may read."""
+    index = kb.keyword_index()
+    return float(index.readable(reader).mean()) if index.ids else 0.0
