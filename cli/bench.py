@@ -42,13 +42,16 @@ def bench_access(
     size: Annotated[int, typer.Option(help="Chunks in the synthetic collection.")] = 10000,
     tenants: Annotated[int, typer.Option(help="Owners the private chunks are spread over.")] = 10,
     queries: Annotated[int, typer.Option(help="Queries per mode (each run both ways).")] = 200,
+    embedding_model: Annotated[
+        str, typer.Option(help="Embeds the queries ('random': none, the search alone).")
+    ] = "auto",
     out: Annotated[Path | None, typer.Option(help="Also write the table here (Markdown).")] = None,
 ) -> None:
     """Time retrieval as one tenant (filtered) against unfiltered, interleaved, per search mode."""
     from adaptive_rag.evaluation.access_bench import access_table  # noqa: PLC0415
     from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
 
-    text = table(access_table(size, tenants, queries)) + "\n"
+    text = table(access_table(size, tenants, queries, embedding_model)) + "\n"
     typer.echo(text)
     if out:
         out.write_text(text)

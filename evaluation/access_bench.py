@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.core.access import Reader, access_metadata
+from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.embeddings import Embeddings
@@ -38,15 +39,22 @@ def _owner(i: int, tenants: int) -> dict[str, Any]:
     return access_metadata(f"tenant{tenant}", ["team"] if i % 20 == 1 else [])
 
 
-def access_table(size: int, tenants: int, queries: int, seed: int = 0) -> list[dict[str, Any]]:
-    """Time each search mode unfiltered and as one tenant (with a group), interleaved per query."""
+def access_table(
+    size: int, tenants: int, queries: int, embedding_model: str = "auto", seed: int = 0
+) -> list[dict[str, Any]]:
+    """Time each search mode unfiltered and as one tenant (with a group), interleaved per query.
+
+    Chunks are random vectors and words (bulk loaded); queries are embedded by `embedding_model`
+    as in a real search ("random": not at all, to see the search alone).
+    """
     rng = np.random.default_rng(seed)
     vocab = [f"w{i}" for i in range(20000)]
     rows: list[dict[str, Any]] = []
+    queries_by: Embeddings = _RandomEmbeddings(seed)
+    if embedding_model != "random":
+        queries_by = load_embeddings(resolve_embeddings_spec(embedding_model))
     with tempfile.TemporaryDirectory() as tmp:
-        kb = KnowledgeBase.open(
-            tmp, "access", "test:random", create=True, embeddings=_RandomEmbeddings(seed)
-        )
+        kb = KnowledgeBase.open(tmp, "access", "test:random", create=True, embeddings=queries_by)
         for start in range(0, size, 5000):  # bulk load, as the scale benchmark does
             n = min(5000, size - start)
             vecs = rng.standard_normal((n, DIM)).astype(np.float32)
@@ -67,13 +75,14 @@ def access_table(size: int, tenants: int, queries: int, seed: int = 0) -> list[d
                 for name in order:
                     retriever = HybridRetriever(
                         kb=kb, k=10, fetch_k=20, mode=mode, reader=readers[name]
-                    )  # type: ignore[arg-type]
+                    )
                     t0 = time.perf_counter()
                     retriever.invoke(query)
                     times[name].append(1000 * (time.perf_counter() - t0))
             p50 = {name: statistics.median(t) for name, t in times.items()}
             row = {
                 "chunks": size,
+                "queries": embedding_model,
                 "mode": mode,
                 "unfiltered_p50_ms": round(p50["unfiltered"], 1),
                 "filtered_p50_ms": round(p50["tenant"], 1),

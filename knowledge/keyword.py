@@ -47,6 +47,7 @@ class KeywordIndex:
         self._retriever = retriever
         self.fingerprint = fingerprint
         self.access = access
+        self.position = {cid: i for i, cid in enumerate(ids)}
         self._owners = np.array([a.get(OWNER) for a in access], dtype=object)
         self._shared: dict[str, np.ndarray] = {}
         for i, entry in enumerate(access):

@@ -125,3 +125,23 @@ def test_sources_say_who_may_read_them(kb: KnowledgeBase) -> None:
 
 def _ids(kb: KnowledgeBase) -> list[str]:
     return list(kb._chunks.get(include=[])["ids"])
+
+
+@pytest.mark.parametrize("others", [0, 80])
+def test_vector_search_filters_both_ways_a_small_share_and_a_large_one(
+    kb: KnowledgeBase, tmp_path: Path, others: int
+) -> None:
+    # with 80 of zed's files alice may read under a tenth: Chroma filters; else over-fetching does
+    noise = tmp_path / "zed"
+    noise.mkdir()
+    for i in range(others):
+        (noise / f"z{i}.md").write_text(f"# Salary {i}\n\nAlice salary review base pay zed {i}.\n")
+    if others:
+        kb.ingest([str(noise)], progress=False, owner="zed")
+    alice = Reader("alice")
+    share = kb.keyword_index().readable(alice).mean()
+    assert (share < 0.1) == bool(others)
+    found = kb.vector_search("Alice salary review base pay", 4, None, alice)
+    docs = kb.get([cid for cid, _ in found])
+    assert docs and all(d.metadata["owner"] in ("", "alice") for d in docs)
+    assert any("CANARY-ALICE-7Q2" in d.page_content for d in docs)
