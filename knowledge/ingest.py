@@ -147,6 +147,7 @@ class Ingestion:
             return None
         chunks, sections = chunk_documents(docs, source)
         for chunk in chunks:
+            chunk.metadata.pop(GROUPS, None)  # who may read is the ingest's to say, not the file's
             chunk.metadata.update(access, file_hash=file_hash, file_chunks=len(chunks))
         (report.replaced if existing["ids"] else report.added).append(source)
         return _Prepared(source, file_hash, chunks, sections, old_ids, access, stale_access)

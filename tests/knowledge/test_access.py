@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,15 @@ def test_vector_search_filters_both_ways_a_small_share_and_a_large_one(
     docs = kb.get([cid for cid, _ in found])
     assert docs and all(d.metadata["owner"] in ("", "alice") for d in docs)
     assert any("CANARY-ALICE-7Q2" in d.page_content for d in docs)
+
+
+def test_a_file_cannot_say_who_may_read_it(kb: KnowledgeBase, tmp_path: Path) -> None:
+    lines = tmp_path / "rows.jsonl"
+    row = {"text": "Payroll row CANARY-ROW-1.", "owner": "", "groups": ["hr"], "title": "Payroll"}
+    lines.write_text(json.dumps(row) + "\n")
+    kb.ingest([str(lines)], progress=False, owner="alice")
+    stored = kb._chunks.get(where={"source": str(lines)}, include=["metadatas"])["metadatas"]
+    assert stored and all(m["owner"] == "alice" and "groups" not in m for m in stored)
+    for reader in (Reader(), Reader("mallory", ("hr",))):
+        docs = HybridRetriever(kb=kb, k=6, reader=reader).invoke("Payroll row")
+        assert all("CANARY-ROW-1" not in d.page_content for d in docs)
