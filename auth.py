@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 import jwt
+from adaptive_rag.core.access import check_name
 from langgraph_sdk import Auth
 
 auth = Auth()
@@ -73,14 +74,26 @@ async def authenticate(authorization: str | None) -> dict[str, Any]:
         raise Auth.exceptions.HTTPException(
             status_code=401, detail=f"invalid token: {type(exc).__name__}"
         ) from exc
+    try:
+        user = check_name("user", str(claims["sub"]))
+    except ValueError as exc:
+        raise Auth.exceptions.HTTPException(
+            status_code=401, detail=f"invalid token: {exc}"
+        ) from exc
     groups = claims.get(os.environ.get("ADAPTIVE_RAG_AUTH_GROUPS_CLAIM") or "groups") or []
     if isinstance(groups, str):
         groups = [groups]
-    return {
-        "identity": str(claims["sub"]),
-        "reader": str(claims["sub"]),
-        "groups": [str(g) for g in groups if "," not in str(g)],
-    }
+    named = [str(g) for g in groups if isinstance(g, str | int) and _is_name(str(g))]
+    return {"identity": user, "reader": user, "groups": named}
+
+
+def _is_name(value: str) -> bool:
+    """Whether a group name from a token can be matched (others are dropped, not guessed at)."""
+    try:
+        check_name("group", value)
+    except ValueError:
+        return False
+    return True
 
 
 @auth.on.threads

@@ -327,6 +327,12 @@ def context_of(runtime: Runtime[Any] | None) -> Context:
     signed_in = signed_in or configurable.get("langgraph_auth_user")
     if signed_in is None:
         return ctx
-    user = signed_in.get("reader", signed_in.identity)
-    groups = signed_in.get("groups") or []
+    if isinstance(signed_in, dict):
+        claims = signed_in
+    elif hasattr(signed_in, "items"):  # the server's user proxy
+        claims = dict(signed_in.items())
+    else:
+        claims = {"identity": getattr(signed_in, "identity", "")}
+    user = claims.get("reader", claims.get("identity", ""))
+    groups = claims.get("groups") or []
     return replace(ctx, user=str(user), groups=",".join(str(g) for g in groups))

@@ -6,8 +6,10 @@ from dataclasses import fields
 
 import pytest
 from adaptive_rag import Context
+from adaptive_rag.core.access import Reader
 from adaptive_rag.schema.context import context_of
-from langgraph.runtime import Runtime
+from langgraph.runtime import Runtime, ServerInfo
+from langgraph_sdk.auth.types import StudioUser
 
 
 def test_defaults_are_valid_and_every_field_is_described() -> None:
@@ -43,3 +45,27 @@ def test_context_of_accepts_dicts_foreign_contexts_and_nothing() -> None:
     assert context_of(Runtime(context=Context(k=7))).k == 7
     assert context_of(Runtime(context={"k": 5, "unrelated": 1})).k == 5
     assert context_of(Runtime(context=object())) == Context()
+
+
+def test_on_a_server_the_signed_in_user_replaces_what_the_request_says() -> None:
+    claimed = Context(user="bob", groups="fin")
+    proxy = {"identity": "alice", "reader": "alice", "groups": ["hr"]}
+
+    class Proxy:  # what LangGraph Server puts in server_info.user: attributes and items
+        identity = "alice"
+
+        def items(self):  # type: ignore[no-untyped-def]
+            return proxy.items()
+
+    info = ServerInfo(assistant_id="a", graph_id="g", user=Proxy())  # type: ignore[arg-type]
+    ctx = context_of(Runtime(context=claimed, server_info=info))
+    assert (ctx.user, ctx.groups) == ("alice", "hr")
+    anonymous = {"identity": "anonymous", "reader": "", "groups": []}
+    info = ServerInfo(assistant_id="a", graph_id="g", user=Proxy())  # type: ignore[arg-type]
+    proxy.clear()
+    proxy.update(anonymous)
+    assert context_of(Runtime(context=claimed, server_info=info)).reader() == Reader()
+    bare = ServerInfo(assistant_id="a", graph_id="g", user=StudioUser("studio"))
+    assert context_of(Runtime(context=claimed, server_info=bare)).user == "studio"
+    # in process, with no server, the context is the host's to set
+    assert context_of(Runtime(context=claimed)).user == "bob"
