@@ -67,7 +67,7 @@ def test_without_a_valid_token_every_request_is_refused(
         "no header": {},
         "garbage": {"Authorization": "Bearer not-a-jwt"},
         "wrong secret": {
-            "Authorization": f"Bearer {token('bob', secret='guessed-secret-0123456789abcdef')}"
+            "Authorization": f"Bearer {token('bob', secret='guessed-secret-0123456789abcdef-xyz')}"
         },
         "expired": {"Authorization": f"Bearer {token('bob', ttl=-120)}"},
         "alg none": {"Authorization": f"Bearer {none_alg}"},
