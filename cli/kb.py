@@ -31,12 +31,12 @@ def ingest(
 ) -> None:
     """Add documents to the knowledge base (unchanged files are skipped, changed ones replaced)."""
     try:
-        access = access_metadata(owner, group or [])
+        access_metadata(owner, group or [])  # a bad name fails here, before the store opens
     except ValueError as exc:
         raise fail(str(exc), EXIT_BAD_CONFIG) from exc
     kb = open_kb(kb_path, collection, create=True)
     started = time.perf_counter()
-    report = kb.ingest([str(p) for p in paths], True, access[OWNER], tuple(access.get(GROUPS, ())))
+    report = kb.ingest([str(p) for p in paths], True, owner, tuple(group or ()))
     seconds = time.perf_counter() - started
     typer.echo(
         f"{len(report.added)} added, {len(report.replaced)} replaced,"

@@ -9,26 +9,11 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.core.access import Reader, access_metadata
+from adaptive_rag.evaluation.retrieval_bench import VOCAB, RandomEmbeddings, load_synthetic
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.embeddings import Embeddings
-
-DIM = 384
-
-
-class _RandomEmbeddings(Embeddings):
-    """Unit vectors from a seeded generator: the cost of search, not of an embedding model."""
-
-    def __init__(self, seed: int) -> None:
-        self._rng = np.random.default_rng(seed)
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self.embed_query(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        vec = self._rng.standard_normal(DIM).astype(np.float32)
-        return [float(x) for x in vec / np.linalg.norm(vec)]
 
 
 def _owner(i: int, tenants: int) -> dict[str, Any]:
@@ -48,29 +33,18 @@ def access_table(
     as in a real search ("random": not at all, to see the search alone).
     """
     rng = np.random.default_rng(seed)
-    vocab = [f"w{i}" for i in range(20000)]
     rows: list[dict[str, Any]] = []
-    queries_by: Embeddings = _RandomEmbeddings(seed)
+    queries_by: Embeddings = RandomEmbeddings(np.random.default_rng(seed))
     if embedding_model != "random":
         queries_by = load_embeddings(resolve_embeddings_spec(embedding_model))
     with tempfile.TemporaryDirectory() as tmp:
         kb = KnowledgeBase.open(tmp, "access", "test:random", create=True, embeddings=queries_by)
-        for start in range(0, size, 5000):  # bulk load, as the scale benchmark does
-            n = min(5000, size - start)
-            vecs = rng.standard_normal((n, DIM)).astype(np.float32)
-            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-            kb._chunks.add(
-                ids=[f"c{start + i}" for i in range(n)],
-                embeddings=vecs.tolist(),
-                documents=[" ".join(rng.choice(vocab, 60)) for _ in range(n)],
-                metadatas=[{"source": "synthetic", **_owner(start + i, tenants)} for i in range(n)],
-            )
-        kb._bump()  # builds and saves the BM25 index (with each chunk's readers)
+        load_synthetic(kb, size, rng, lambda i: {"source": "synthetic", **_owner(i, tenants)})
         readers = {"unfiltered": Reader(everyone=True), "tenant": Reader("tenant3", ("team",))}
         for mode in ("vector", "keyword", "hybrid"):
             times: dict[str, list[float]] = {name: [] for name in readers}
             for q in range(queries):
-                query = " ".join(rng.choice(vocab, 8))
+                query = " ".join(rng.choice(VOCAB, 8))
                 order = list(readers) if q % 2 == 0 else list(reversed(readers))
                 for name in order:
                     retriever = HybridRetriever(

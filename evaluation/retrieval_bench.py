@@ -7,15 +7,18 @@ import resource
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+from adaptive_rag.core.access import access_metadata
 from adaptive_rag.evaluation.data import corpus_to_jsonl
 from adaptive_rag.evaluation.metrics import ranking_scores
 from adaptive_rag.evaluation.sets import retrieval_sets
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
+from langchain_core.embeddings import Embeddings
 
 MODES: tuple[Literal["keyword", "vector", "hybrid"], ...] = ("keyword", "vector", "hybrid")
 
@@ -59,51 +62,76 @@ def recall_table(limit: int, embedding_model: str, seed: int = 7) -> list[dict[s
     return rows
 
 
+class RandomEmbeddings(Embeddings):
+    """Unit vectors from a generator: the cost of search, not of an embedding model."""
+
+    def __init__(self, rng: np.random.Generator, dim: int = 384) -> None:
+        self._rng = rng
+        self._dim = dim
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Return one random unit vector per text."""
+        return [self.embed_query(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        """Return a random unit vector (the text is not read)."""
+        vec = self._rng.standard_normal(self._dim).astype(np.float32)
+        return [float(x) for x in vec / np.linalg.norm(vec)]
+
+
+VOCAB = [f"w{i}" for i in range(20000)]
+"""Words of the synthetic chunks and queries."""
+
+
+def load_synthetic(
+    kb: KnowledgeBase,
+    size: int,
+    rng: np.random.Generator,
+    metadata: Callable[[int], dict[str, Any]],
+    dim: int = 384,
+) -> None:
+    """Bulk load `size` chunks of random unit vectors and 60 random words, without ingestion.
+
+    `metadata(i)` gives chunk i's metadata; it must say who may read it (core.access).
+    """
+    step = 5000
+    for start in range(0, size, step):
+        n = min(step, size - start)
+        vecs = rng.standard_normal((n, dim)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        kb._chunks.add(
+            ids=[f"c{start + i}" for i in range(n)],
+            embeddings=vecs.tolist(),
+            documents=[" ".join(rng.choice(VOCAB, 60)) for _ in range(n)],
+            metadatas=[metadata(start + i) for i in range(n)],
+        )
+    kb._bump()  # builds and saves the BM25 index (with each chunk's readers)
+
+
 def scale_table(sizes: list[int], dim: int = 384, queries: int = 50) -> list[dict[str, Any]]:
     """Vector, BM25 and hybrid latency with synthetic chunks (random vectors, random words)."""
-    from langchain_core.embeddings import Embeddings  # noqa: PLC0415
-
     rng = np.random.default_rng(0)
-    vocab = [f"w{i}" for i in range(20000)]
-
-    class RandomEmbeddings(Embeddings):
-        def embed_documents(self, texts: list[str]) -> list[list[float]]:
-            return [self.embed_query(t) for t in texts]
-
-        def embed_query(self, text: str) -> list[float]:
-            vec = rng.standard_normal(dim).astype(np.float32)
-            return [float(x) for x in vec / np.linalg.norm(vec)]
-
     rows = []
     for size in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             kb = KnowledgeBase.open(
-                tmp, "scale", "test:random", create=True, embeddings=RandomEmbeddings()
+                tmp, "scale", "test:random", create=True, embeddings=RandomEmbeddings(rng, dim)
             )
-            collection = kb._chunks  # bulk load synthetic chunks without the ingestion pipeline
             started = time.perf_counter()
-            step = 5000
-            for start in range(0, size, step):
-                n = min(step, size - start)
-                vecs = rng.standard_normal((n, dim)).astype(np.float32)
-                vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-                texts = [" ".join(rng.choice(vocab, 60)) for _ in range(n)]
-                collection.add(
-                    ids=[f"c{start + i}" for i in range(n)],
-                    embeddings=vecs.tolist(),
-                    documents=texts,
-                    metadatas=[
-                        {"source": "synthetic", "doc_id": f"d{start + i}"} for i in range(n)
-                    ],
-                )
-            kb._bump()  # builds and saves the BM25 index
+            load_synthetic(
+                kb,
+                size,
+                rng,
+                lambda i: {"source": "synthetic", "doc_id": f"d{i}", **access_metadata()},
+                dim,
+            )
             load_s = time.perf_counter() - started
             row: dict[str, Any] = {"chunks": size, "load_s": round(load_s, 1)}
             for mode in MODES:
                 retriever = HybridRetriever(kb=kb, k=10, fetch_k=20, mode=mode)
                 times = []
                 for _ in range(queries):
-                    query = " ".join(rng.choice(vocab, 8))
+                    query = " ".join(rng.choice(VOCAB, 8))
                     t0 = time.perf_counter()
                     retriever.invoke(query)
                     times.append(1000 * (time.perf_counter() - t0))
