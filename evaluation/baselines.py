@@ -10,6 +10,7 @@ from typing import Any
 
 from adaptive_rag.graph import edges
 from adaptive_rag.graph.builder import RECURSION_LIMIT, bind
+from adaptive_rag.nodes.assess import assess
 from adaptive_rag.nodes.finalize import finalize
 from adaptive_rag.nodes.generate import generate
 from adaptive_rag.nodes.grade_documents import grade_documents
@@ -34,7 +35,7 @@ def _builder() -> StateGraph[Any, Any, Any, Any]:
 
 
 def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -> Any:
-    """Build the full pipeline: rewrite, retrieve, grade, generate, self-check; no routing.
+    """Build the full pipeline: rewrite, retrieve, grade, assess, generate, self-check; no routing.
 
     The first rewrite counts against max_rewrites: give this baseline max_rewrites + 1 for the
     same loop budget as the adaptive graph.
@@ -45,6 +46,7 @@ def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -
         transform_query,
         retrieve,
         grade_documents,
+        assess,
         refine,
         web_search,
         generate,
@@ -59,6 +61,7 @@ def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -
     b.add_conditional_edges("transform_query", edges.after_transform)
     b.add_edge("retrieve", "grade_documents")  # the full pipeline always grades
     b.add_conditional_edges("grade_documents", edges.after_grading)
+    b.add_conditional_edges("assess", edges.after_assess)
     b.add_conditional_edges("refine", edges.after_refine)
     b.add_conditional_edges("web_search", edges.after_web_search)
     b.add_conditional_edges("generate", edges.after_generate)

@@ -9,6 +9,7 @@ from typing import Any
 
 from adaptive_rag.core.cancel import watched
 from adaptive_rag.graph import edges
+from adaptive_rag.nodes.assess import assess
 from adaptive_rag.nodes.clarify import clarify
 from adaptive_rag.nodes.classify import classify
 from adaptive_rag.nodes.decompose import decompose
@@ -81,6 +82,7 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
         hop,
         retrieve,
         grade_documents,
+        assess,
         refine,
         transform_query,
         web_search,
@@ -103,6 +105,7 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
     builder.add_edge("sub_question", "generate")
     builder.add_conditional_edges("retrieve", edges.after_retrieve)
     builder.add_conditional_edges("grade_documents", edges.after_grading)
+    builder.add_conditional_edges("assess", edges.after_assess)
     builder.add_conditional_edges("refine", edges.after_refine)
     builder.add_conditional_edges("transform_query", edges.after_transform)
     builder.add_conditional_edges("web_search", edges.after_web_search)

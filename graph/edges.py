@@ -112,14 +112,19 @@ def after_hop(state: State) -> Literal["hop", "generate"]:
     return "hop"
 
 
-def after_retrieve(state: State) -> Literal["grade_documents", "generate"]:
+def after_retrieve(state: State) -> Literal["grade_documents", "assess"]:
     """Grade unless both search channels agreed on the top document."""
-    return "generate" if state.get("retrieval_confident") else "grade_documents"
+    return "assess" if state.get("retrieval_confident") else "grade_documents"
+
+
+def after_assess(state: State) -> Literal["generate", "finalize"]:
+    """Write the answer unless the sources are unlikely to state it."""
+    return "finalize" if state.get("decline") else "generate"
 
 
 def after_grading(
     state: State,
-) -> Literal["generate", "refine", "transform_query", "web_search"]:
+) -> Literal["assess", "generate", "refine", "transform_query", "web_search"]:
     """CRAG: use correct documents, refine ambiguous ones, search again for incorrect ones."""
     relevance = state.get("relevance")
     if relevance == "ambiguous":
@@ -129,7 +134,7 @@ def after_grading(
             return "transform_query"
         if can_search_web(state):
             return "web_search"
-    return "generate"
+    return "assess" if state.get("documents") else "generate"
 
 
 def after_refine(state: State) -> Literal["web_search", "generate"]:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from adaptive_rag.core.failures import Part, failed
-from adaptive_rag.providers.chat import Reply, call_model, parse_json
+from adaptive_rag.providers.chat import Reply, call_model, call_yes_no, parse_json
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.updates import Update
 from langchain_core.language_models import BaseChatModel
@@ -104,3 +104,18 @@ def ask_json(
     except ValueError as exc:
         note_failure(update, node, "model", exc, then)
         return None
+
+
+def ask_yes_no(
+    update: Update, node: str, model: Pick, ctx: Context, messages: list[BaseMessage], then: str
+) -> float | None:
+    """Call a model for one yes/no token; return P(yes), or None when it failed or said neither."""
+    try:
+        reply = call_yes_no(model(ctx), messages)
+    except Exception as exc:
+        note_failure(update, node, "model", exc, then)
+        return None
+    count(update, reply)
+    if reply.yes is None:
+        note(update, f"{node}: the reply {reply.text[:40]!r} is neither yes nor no; {then}")
+    return reply.yes

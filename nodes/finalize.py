@@ -98,6 +98,8 @@ def confidence_features(state: State) -> dict[str, float]:
         "retried": float(state.get("regenerations", 0) > 0 or state.get("rewrites", 0) > 0),
         "chinese": float(state.get("language") == "zh"),
         "complex": float(route == "complex"),
+        "assessed": float(state.get("support") is not None),
+        "support": float(state.get("support") or 0.0),
     }
 
 
@@ -171,6 +173,7 @@ def diagnostics(state: State, cache: Literal["off", "miss", "hit"], *notes: str)
             "notes": [*(state.get("notes") or []), *notes],
             "hops": list(state.get("hops") or []),
             "answer_cache": cache,
+            "support": state.get("support"),
         },
     )
 

@@ -99,6 +99,7 @@ def _fresh_turn(ctx: Context, services: Services) -> Update:
         "sources": [],
         "notices": [],
         "check": None,
+        "support": None,
         "best_answer": "",
         "best_score": -1,
         "best_sources": [],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import threading
@@ -115,6 +116,8 @@ class Reply:
     """Of tokens_in, those a prefix cache served instead of computing them."""
     message_id: str | None = None
     """The reply's message id: the id its streamed tokens carried."""
+    yes: float | None = None
+    """For a yes/no question: the probability of yes (log-probabilities, else the text's 1/0)."""
 
 
 def constrain_json(model: BaseChatModel, schema: type[BaseModel] | None) -> Runnable[Any, Any]:
@@ -173,6 +176,50 @@ def call_model(
         tokens_cached=tokens_cached,
         message_id=message.id,
     )
+
+
+TOP_LOGPROBS = 10
+"""Alternatives read at the first token: enough that both yes and no are among them."""
+YES_WORDS = {"yes": True, "no": False, "是": True, "否": False, "有": True, "没有": False}
+"""First reply tokens read as a yes or a no (the question asks for English; Chinese counts too)."""
+
+
+def call_yes_no(model: BaseChatModel, messages: list[BaseMessage]) -> Reply:
+    """Ask a yes/no question for one token; `yes` is its probability where the model gives odds.
+
+    A model's odds are a score a threshold can be measured on; its bare "yes" is not (a small
+    model says yes to nearly everything it is asked about its own sources).
+    """
+    llm_type = getattr(model, "_llm_type", "")
+    odds = llm_type in ("llama-cpp-python", "openai-chat")  # both take OpenAI's logprobs
+    bound = model.bind(logprobs=True, top_logprobs=TOP_LOGPROBS, max_tokens=1) if odds else model
+    config: RunnableConfig = {"callbacks": [_STOP_WHEN_CANCELLED], "tags": [TAG_NOSTREAM]}
+    message = bound.invoke(messages, merge_configs(ensure_config(), config))
+    tokens_in, tokens_out, tokens_cached = token_usage(message)
+    text = message_text(message).strip()
+    return Reply(
+        text=text,
+        tokens_in=tokens_in,
+        tokens_out=tokens_out,
+        tokens_cached=tokens_cached,
+        message_id=message.id,
+        yes=yes_probability(message.response_metadata or {}, text),
+    )
+
+
+def yes_probability(metadata: dict[str, Any], text: str) -> float | None:
+    """Return P(yes) among yes and no at the first token; the text's own word when no odds."""
+    content = (metadata.get("logprobs") or {}).get("content") or []
+    weight = {True: 0.0, False: 0.0}
+    for entry in (content[0].get("top_logprobs") or []) if content else []:
+        said = YES_WORDS.get(str(entry.get("token", "")).strip().lower())
+        if said is not None:
+            weight[said] += math.exp(float(entry["logprob"]))
+    if weight[True] + weight[False] > 0:
+        return weight[True] / (weight[True] + weight[False])
+    first = re.split(r"[\s,.:;!，。：]", text.strip().lower(), maxsplit=1)[0] if text else ""
+    said = YES_WORDS.get(first)
+    return None if said is None else float(said)
 
 
 def token_usage(message: BaseMessage) -> tuple[int, int, int]:

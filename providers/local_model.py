@@ -148,6 +148,8 @@ class Written(NamedTuple):
     prompt: int
     reused: int
     """Prompt tokens llama.cpp did not compute: a prefix kept from the last call, or restored."""
+    logprobs: list[dict[str, Any]]
+    """Per token, in OpenAI's shape (token, logprob, top_logprobs), when asked for."""
 
 
 def _evaluated(client: Any, reset: bool = False) -> int:
@@ -167,6 +169,13 @@ def _write(
     limit = env_seconds("ADAPTIVE_RAG_LOCAL_TIMEOUT", DEFAULT_TIMEOUT)
     deadline = time.monotonic() + limit  # the clock starts when the model is ours
     parts: list[str] = []
+    odds = (
+        _Odds(client, int(params.pop("top_logprobs", 0) or 0))
+        if params.pop("logprobs", None)
+        else None
+    )
+    if odds is not None:
+        params["logits_processor"] = [odds]
     finish = None
     _evaluated(client, reset=True)  # count this call's prompt evaluation alone
     chunks = client.create_chat_completion(messages=messages, stream=True, **params)
@@ -190,7 +199,35 @@ def _write(
         chunks.close()  # a timeout or a cancelled run stops llama.cpp here, mid-answer
     prompt = max(int(client.n_tokens) - len(parts), 0)
     computed = min(max(_evaluated(client), 1), prompt)  # a one-token tail is not counted there
-    return Written(parts, finish, prompt, prompt - computed)
+    return Written(parts, finish, prompt, prompt - computed, odds.content if odds else [])
+
+
+class _Odds:
+    """A logits processor that keeps each written token's top log-probabilities.
+
+    llama-cpp-python gives logprobs only to a model loaded with logits_all (the logits of every
+    prompt token: 2.5 GB at 4,096 tokens); a processor sees the one row that is sampled from.
+    """
+
+    def __init__(self, client: Any, top: int) -> None:
+        self.client, self.top = client, max(top, 1)
+        self.content: list[dict[str, Any]] = []
+
+    def __call__(self, _ids: Any, logits: Any) -> Any:
+        import numpy as np  # noqa: PLC0415 - llama-cpp-python's own dependency
+
+        shifted = logits - logits.max()
+        logprobs = shifted - np.log(np.exp(shifted).sum())
+        best = np.argsort(-logprobs)[: self.top]
+        top = [
+            {
+                "token": self.client.detokenize([int(i)]).decode(errors="replace"),
+                "logprob": float(logprobs[i]),
+            }
+            for i in best
+        ]
+        self.content.append({**top[0], "top_logprobs": top})
+        return logits
 
 
 def message_id(run_manager: Any) -> str:
@@ -251,7 +288,11 @@ def _serialised(base: Any) -> Any:
                     "total_tokens": prompt + completion,
                     "input_token_details": {"cache_read": written.reused},
                 },
-                response_metadata={"finish_reason": written.finish, "model_name": MODEL_FILE},
+                response_metadata={
+                    "finish_reason": written.finish,
+                    "model_name": MODEL_FILE,
+                    **({"logprobs": {"content": written.logprobs}} if written.logprobs else {}),
+                },
                 id=message_id(run_manager) if run_manager is not None else None,
             )
             return ChatResult(generations=[ChatGeneration(message=message)])

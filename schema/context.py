@@ -194,6 +194,14 @@ class Context:
             " declined 7/16 answerable questions this way (and 11/18 unanswerable ones)."
         },
     )
+    decline_below: float = field(
+        default=0.0,
+        metadata={
+            "description": "Before writing, the model is asked whether the sources state the"
+            " answer; below this probability of yes the question is declined (not_in_sources)"
+            " without writing. 0 never declines; the odds still feed the confidence."
+        },
+    )
     allow_general_knowledge: bool = field(
         default=False,
         metadata={

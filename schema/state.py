@@ -163,6 +163,8 @@ class Diagnostics(TypedDict):
     """The multi-step path's searches and findings, in order (empty on other paths)."""
     answer_cache: Literal["off", "miss", "hit"]
     """Whether this answer came from the answer cache (0 model calls) or was written now."""
+    support: float | None
+    """How likely the sources state the answer, as assessed before writing (None: not assessed)."""
 
 
 class TurnSettings(TypedDict, total=False):
@@ -279,6 +281,8 @@ class State(InputState, OutputState, total=False):
     """How the latest answer was produced."""
     check: SelfCheck | None
     """Self-RAG verdict on the latest answer."""
+    support: float | None
+    """How likely the sources state the answer (the model's odds of yes, before writing)."""
     best_answer: str
     """The best checked answer so far, returned if the budget runs out."""
     best_score: int
@@ -288,9 +292,9 @@ class State(InputState, OutputState, total=False):
     answer_id: str
     """Message id of the latest answer's streamed tokens; the final AI message keeps it."""
     best_id: str
+    """Message id of best_answer's tokens."""
     recalled: Recall | None
     """An earlier answer to the same question (answer cache), returned instead of a new run."""
-    """Message id of best_answer's tokens."""
     rejected: list[Document]
     """Documents the grader judged irrelevant; used only when nothing better was found."""
     web_status: str

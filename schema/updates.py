@@ -74,6 +74,7 @@ class Update(TypedDict, total=False):
     next_query: str
     mode: GenerationMode
     check: SelfCheck | None
+    support: float | None
     best_answer: str
     best_score: int
     best_sources: list[Source]

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.prompts import (
+    assess,
     classify,
     decompose,
     generate,
@@ -41,6 +42,7 @@ from pydantic import ConfigDict, PrivateAttr
 READING_ROLES: list[tuple[str, str]] = [
     ("regenerate", "rejected by a fact check"),
     ("grade", grade_documents.TASK[:40]),
+    ("assess", assess.TASK[:40]),
     ("synthesis", generate.SYNTHESIS_TASK[:60]),
     ("hops_answer", generate.HOPS_TASK[:60]),
     ("hop", hop.TASK[:50]),
@@ -83,6 +85,7 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
     "rewrite": "What is the standalone question?",
     "decompose": '{"sub_questions": ["What is A?", "What is B?"]}',
     "grade": lambda user: grades(*[9] * user.count("<source ")),
+    "assess": "yes",
     "refine": '{"keep": [1]}',
     "transform": "better search query",
     "rag": "The answer is in the sources [1].",

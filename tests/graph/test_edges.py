@@ -82,7 +82,7 @@ def test_fan_out_sends_one_branch_per_sub_question_and_one_for_the_whole() -> No
 @pytest.mark.parametrize(
     ("relevance", "rewrites", "web", "searches", "expected"),
     [
-        ("correct", 0, True, 0, "generate"),
+        ("correct", 0, True, 0, "assess"),
         ("ambiguous", 0, True, 0, "refine"),
         ("incorrect", 0, True, 0, "transform_query"),
         ("incorrect", 1, True, 0, "web_search"),
@@ -94,7 +94,17 @@ def test_after_grading(
     relevance: str, rewrites: int, web: bool, searches: int, expected: str
 ) -> None:
     s = state(relevance=relevance, rewrites=rewrites, web_available=web, web_searches=searches)
+    s["documents"] = [Document(page_content="kept")] if relevance == "correct" else []
     assert edges.after_grading(s) == expected
+
+
+def test_kept_documents_are_assessed_before_writing_and_a_decline_skips_writing() -> None:
+    kept = state(relevance="incorrect", rewrites=1, web_available=False)
+    kept["documents"] = [Document(page_content="the top hit, kept")]
+    assert edges.after_grading(kept) == "assess"
+    assert edges.after_assess(state()) == "generate"
+    declined = state(decline={"reason": "not_in_sources", "detail": "0.05"})
+    assert edges.after_assess(declined) == "finalize"
 
 
 def test_after_refine_and_transform_use_the_web_only_within_budget() -> None:
@@ -150,7 +160,7 @@ def test_missing_settings_spend_nothing() -> None:
 
 def test_confident_retrieval_skips_grading_and_self_check() -> None:
     doc = Document(page_content="x")
-    assert edges.after_retrieve(state(retrieval_confident=True)) == "generate"
+    assert edges.after_retrieve(state(retrieval_confident=True)) == "assess"
     assert edges.after_retrieve(state(retrieval_confident=False)) == "grade_documents"
     confident = state(mode="rag", documents=[doc], retrieval_confident=True)
     assert edges.after_generate(confident) == "finalize"

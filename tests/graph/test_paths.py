@@ -68,13 +68,15 @@ def test_simple_question_retrieves_once_and_cites_its_source(make_harness: Any) 
         "classify",
         "retrieve",
         "grade_documents",
+        "assess",
         "generate",
         "self_check",
         "finalize",
     ]
     assert out["sources"][0]["title"] == "Zephyr X2" and out["sources"][0]["cited"]
     assert out["verified"] is True and out["confidence"] >= 0.9
-    assert out["diagnostics"]["model_calls"] == 4 and out["diagnostics"]["tokens_in"] > 0
+    assert out["diagnostics"]["support"] == 1.0  # the fake says "yes", with no odds
+    assert out["diagnostics"]["model_calls"] == 5 and out["diagnostics"]["tokens_in"] > 0
     assert isinstance(out["messages"][-1], AIMessage)
     # a chat UI shows the message only, so the cited sources are listed under the answer
     assert out["messages"][-1].content == (
@@ -385,17 +387,22 @@ def test_custom_stream_reports_progress(make_harness: Any) -> None:
         )
         if mode == "custom"
     ]
-    assert [e["step"] for e in events] == ["classify", "retrieve", "grade_documents", "self_check"]
+    steps = ["classify", "retrieve", "grade_documents", "assess", "self_check"]
+    assert [e["step"] for e in events] == steps
     assert events[0]["category"] == "simple" and events[1]["documents"] > 0
-    assert events[2]["relevance"] == "correct" and events[3]["grounded"] is True
+    assert events[2]["relevance"] == "correct" and events[3]["support"] == 1.0
+    assert events[4]["grounded"] is True
 
 
 def test_confident_retrieval_answers_without_grading_but_checked(make_harness: Any) -> None:
     h = make_harness(retriever=KeywordRetriever(docs=kb_docs(), agree=True))
     out = h.ask("How big is the Zephyr X2 kettle?")
-    steps = ["intake", "recall", "classify", "retrieve", "generate", "self_check", "finalize"]
+    steps = [
+        *("intake", "recall", "classify", "retrieve", "assess", "generate", "self_check"),
+        "finalize",
+    ]
     assert out["diagnostics"]["steps"] == steps
-    assert out["diagnostics"]["model_calls"] == 3 and out["verified"] is True
+    assert out["diagnostics"]["model_calls"] == 4 and out["verified"] is True
     unchecked = h.ask("How big is the Zephyr X2 kettle?", check_confident_answers=False)
     assert unchecked["diagnostics"]["steps"] == [s for s in steps if s != "self_check"]
     assert unchecked["verified"] is False and "Unverified" not in unchecked["answer"]

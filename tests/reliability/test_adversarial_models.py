@@ -44,8 +44,8 @@ def test_never_grounded_stops_after_its_regeneration_budget(budget: int, tally: 
     assert d["regenerations"] == budget and d["generations"] == budget + 1
     assert out["verified"] is False and out["answerable"] is False  # declined, never guessed
     assert out["decline"]["reason"] == "unsupported" and UNVERIFIED_NOTE not in out["answer"]
-    # classify + grade + (generate + check) per attempt
-    assert d["model_calls"] == 2 + 2 * (budget + 1) == len(model.calls)
+    # classify + grade + assess + (generate + check) per attempt
+    assert d["model_calls"] == 3 + 2 * (budget + 1) == len(model.calls)
     tally(faults=1)
 
 
@@ -55,7 +55,8 @@ def test_never_answers_stops_after_its_rewrite_budget(budget: int, tally: Any) -
     d = out["diagnostics"]
     assert d["rewrites"] == budget and d["retrievals"] == budget + 1
     assert out["verified"] is False
-    assert d["model_calls"] == len(model.calls) <= 1 + budget * 5 + 3
+    # classify, then per search: grade + assess + generate + check (+ the rewrite between)
+    assert d["model_calls"] == len(model.calls) <= 1 + budget * 5 + 4
     tally(faults=1)
 
 
