@@ -195,11 +195,12 @@ class Context:
         },
     )
     decline_below: float = field(
-        default=0.0,
+        default=0.42,
         metadata={
             "description": "Before writing, the model is asked whether the sources state the"
             " answer; below this probability of yes the question is declined (not_in_sources)"
-            " without writing. 0 never declines; the odds still feed the confidence."
+            " without writing. 0 never declines. 0.42 was measured on 60 SQuAD2 questions kept"
+            " apart from the evaluation: it declined 15/32 unanswerable and 1/28 answerable.",
         },
     )
     allow_general_knowledge: bool = field(
@@ -254,6 +255,7 @@ class Context:
         _check_range("k", self.k, 1, 20)
         _check_range("correct_threshold", self.correct_threshold, 0.0, 1.0)
         _check_range("incorrect_threshold", self.incorrect_threshold, 0.0, 1.0)
+        _check_range("decline_below", self.decline_below, 0.0, 1.0)
         if self.incorrect_threshold > self.correct_threshold:
             raise ValueError(
                 "incorrect_threshold must not exceed correct_threshold"
