@@ -124,6 +124,40 @@ def eval_calibrate(
     )
 
 
+@evaluate.command("support")
+def eval_support(
+    dataset: Annotated[str, typer.Argument(help="squad2 or multihop_rag (sets with unanswerable)")],
+    out: Annotated[
+        Path, typer.Option(help="Folder for the set's index and support.jsonl (reruns reuse it).")
+    ] = Path("eval-out/support"),
+    limit: Annotated[int, typer.Option(help="Questions, none from the evaluation sample.")] = 60,
+) -> None:
+    """Measure assess's odds outside the evaluation sample; print both errors per threshold."""
+    from adaptive_rag.evaluation.support_odds import (  # noqa: PLC0415
+        decline_table,
+        highest_threshold,
+        measure_support,
+        separation,
+    )
+
+    try:
+        rows = measure_support(dataset, out / dataset, limit)
+    except (ValueError, FileNotFoundError) as exc:
+        raise fail(str(exc), EXIT_BAD_CONFIG) from exc
+    table = decline_table(rows)
+    typer.echo(
+        f"{len(rows)} questions; AUC of the odds (answerable above unanswerable): "
+        f"{separation(rows)}"
+    )
+    typer.echo("| decline_below | unanswerable declined | answerable declined |\n|---|---|---|")
+    for row in table:
+        typer.echo(
+            f"| {row['decline_below']} | {row['unanswerable_declined']} |"
+            f" {row['answerable_declined']} |"
+        )
+    typer.echo(f"highest threshold declining at most 10% of answerable: {highest_threshold(table)}")
+
+
 @evaluate.command("report")
 def eval_report(out: OutDir = Path("eval-out")) -> None:
     """Rebuild report.md, summary.json and the plots from a run folder."""

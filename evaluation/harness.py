@@ -17,7 +17,7 @@ from adaptive_rag.evaluation.baselines import (
 )
 from adaptive_rag.evaluation.data import corpus_to_jsonl, read_jsonl
 from adaptive_rag.evaluation.scoring import score
-from adaptive_rag.evaluation.sets import KB_DESCRIPTIONS, load_eval_set, pick
+from adaptive_rag.evaluation.sets import KB_DESCRIPTIONS, EvalSet, load_eval_set, pick
 from adaptive_rag.graph.builder import build_graph
 from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.nodes.finalize import confidence_features
@@ -59,12 +59,9 @@ def run_eval(
     record_settings(out_dir, data.name, {k: v for k, v in effective.items() if k != "kb_path"})
     results = out_dir / "results.jsonl"
     done = finished(results)
-    collection = re.sub(r"[^a-zA-Z0-9]+", "-", data.name).strip("-")[:60] or "eval"
-    kb_dir = out_dir / "kb"
-    kb = KnowledgeBase.open(
-        str(kb_dir), collection, (context or {}).get("embedding_model", "auto"), create=True
-    )
-    kb.ingest([str(corpus_to_jsonl(data.corpus, out_dir / f"{collection}.corpus.jsonl"))], progress)
+    embedding_model = (context or {}).get("embedding_model", "auto")
+    kb = eval_knowledge_base(data, out_dir, embedding_model, progress)
+    kb_dir, collection = out_dir / "kb", kb.name
     svc = services or Services(no_web=True)
     ctx_args = {
         "kb_path": str(kb_dir),
@@ -92,6 +89,16 @@ def run_eval(
             sink.flush()
             bar.update(1)
     return results
+
+
+def eval_knowledge_base(
+    data: EvalSet, out_dir: Path, embedding_model: str, progress: bool
+) -> KnowledgeBase:
+    """Open (building it once) the set's corpus index in the run folder; reruns reuse it."""
+    collection = re.sub(r"[^a-zA-Z0-9]+", "-", data.name).strip("-")[:60] or "eval"
+    kb = KnowledgeBase.open(str(out_dir / "kb"), collection, embedding_model, create=True)
+    kb.ingest([str(corpus_to_jsonl(data.corpus, out_dir / f"{collection}.corpus.jsonl"))], progress)
+    return kb
 
 
 def finished(results: Path) -> set[tuple[str, str, str]]:
