@@ -79,12 +79,12 @@ def decline_table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def separation(rows: list[dict[str, Any]]) -> float | None:
     """Return the AUC of the odds: how often an answerable question outscores an unanswerable."""
     scored = [r for r in rows if r["support"] is not None]
-    low = [r["support"] for r in scored if r["impossible"]]
-    high = [r["support"] for r in scored if not r["impossible"]]
+    low = [float(r["support"]) for r in scored if r["impossible"]]
+    high = [float(r["support"]) for r in scored if not r["impossible"]]
     if not low or not high:
         return None
     wins = sum((h > u) + 0.5 * (h == u) for h in high for u in low)
-    return round(wins / (len(low) * len(high)), 3)
+    return round(float(wins) / (len(low) * len(high)), 3)
 
 
 def highest_threshold(table: list[dict[str, Any]], most_wrong: float = 0.10) -> float:
