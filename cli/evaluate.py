@@ -139,6 +139,7 @@ def eval_support(
         measure_support,
         separation,
     )
+    from adaptive_rag.evaluation.tables import table as markdown  # noqa: PLC0415
 
     try:
         rows = measure_support(dataset, out / dataset, limit)
@@ -149,12 +150,7 @@ def eval_support(
         f"{len(rows)} questions; AUC of the odds (answerable above unanswerable): "
         f"{separation(rows)}"
     )
-    typer.echo("| decline_below | unanswerable declined | answerable declined |\n|---|---|---|")
-    for row in table:
-        typer.echo(
-            f"| {row['decline_below']} | {row['unanswerable_declined']} |"
-            f" {row['answerable_declined']} |"
-        )
+    typer.echo(markdown(table, ["decline_below", "unanswerable_declined", "answerable_declined"]))
     typer.echo(f"highest threshold declining at most 10% of answerable: {highest_threshold(table)}")
 
 

@@ -7,7 +7,7 @@ import math
 import os
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from adaptive_rag.core.cancel import raise_if_cancelled
@@ -164,12 +164,19 @@ def call_model(
     Only a call with `stream=True` (the answer) streams its tokens in LangGraph's `messages`
     mode; every other call is tagged `nostream`, so a chat UI never shows a grader's JSON.
     """
+    return _invoke(constrain_json(model, schema), messages, stream)[1]
+
+
+def _invoke(
+    runnable: Runnable[Any, Any], messages: list[BaseMessage], stream: bool
+) -> tuple[BaseMessage, Reply]:
+    """Invoke a (bound) model under the cancel check; return its message and its Reply."""
     config: RunnableConfig = {"callbacks": [_STOP_WHEN_CANCELLED]}
     if not stream:
         config["tags"] = [TAG_NOSTREAM]
-    message = constrain_json(model, schema).invoke(messages, merge_configs(ensure_config(), config))
+    message = runnable.invoke(messages, merge_configs(ensure_config(), config))
     tokens_in, tokens_out, tokens_cached = token_usage(message)
-    return Reply(
+    return message, Reply(
         text=message_text(message).strip(),
         tokens_in=tokens_in,
         tokens_out=tokens_out,
@@ -193,18 +200,8 @@ def call_yes_no(model: BaseChatModel, messages: list[BaseMessage]) -> Reply:
     llm_type = getattr(model, "_llm_type", "")
     odds = llm_type in ("llama-cpp-python", "openai-chat")  # both take OpenAI's logprobs
     bound = model.bind(logprobs=True, top_logprobs=TOP_LOGPROBS, max_tokens=1) if odds else model
-    config: RunnableConfig = {"callbacks": [_STOP_WHEN_CANCELLED], "tags": [TAG_NOSTREAM]}
-    message = bound.invoke(messages, merge_configs(ensure_config(), config))
-    tokens_in, tokens_out, tokens_cached = token_usage(message)
-    text = message_text(message).strip()
-    return Reply(
-        text=text,
-        tokens_in=tokens_in,
-        tokens_out=tokens_out,
-        tokens_cached=tokens_cached,
-        message_id=message.id,
-        yes=yes_probability(message.response_metadata or {}, text),
-    )
+    message, reply = _invoke(bound, messages, stream=False)
+    return replace(reply, yes=yes_probability(message.response_metadata or {}, reply.text))
 
 
 def yes_probability(metadata: dict[str, Any], text: str) -> float | None:
