@@ -34,8 +34,20 @@ def passed(state: State) -> bool:
     return bool(check and check["parsed"] and check["grounded"] and check["answers_question"])
 
 
+def failed(state: State) -> bool:
+    """Whether the turn ends with nothing to rate: refused input, or a model that wrote nothing."""
+    return bool(state.get("error")) or (
+        state.get("mode", "none") == "none" and not state.get("decline")
+    )
+
+
 def confidence(state: State) -> float:
-    """Rate 0-1 how likely the answer (or decline) is right: the calibrated map when shipped."""
+    """Rate 0-1 how likely the answer (or decline) is right: the calibrated map when shipped.
+
+    A failed turn is 0 whatever the map says: the map was fitted on answers and declines only.
+    """
+    if failed(state):
+        return 0.0
     fitted = load_calibration()
     if fitted is not None:
         return round(calibrated(confidence_features(state), fitted), 2)

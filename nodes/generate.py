@@ -196,36 +196,38 @@ def _prompt(
     if_missing = prompts.IF_MISSING[ctx.decline_when_not_found]
     if mode == "synthesis" and state.get("hops"):
         hops = state.get("hops") or []
-        docs = fuse_branches(hops, docs, 2 * ctx.k)
+        docs = fuse_branches(hops, docs, ctx.k)
         update["documents"] = [RESET, *docs]
         task = prompts.HOPS_TASK.format(
             steps=describe_hops(hops), question=question, if_missing=if_missing
         )
     elif mode == "synthesis":
         branches = state.get("sub_answers") or []
-        docs = fuse_branches(branches, docs, 2 * ctx.k)
-        update["documents"] = [RESET, *docs]
         parts = [b for b in branches if b["index"] < len(state.get("sub_questions") or [])]
-        if any(b["answer"] for b in parts):  # empty: the branch was only searched for
+        if any(b["answer"] for b in parts):  # answered sub-questions cite more than k sources
+            docs = fuse_branches(branches, docs, 2 * ctx.k)
             listing = "\n".join(
                 f"{i}. {b['question']}\n   {renumber(b, docs)}" for i, b in enumerate(parts, 1)
             )
-            template = prompts.SYNTHESIS_TASK
-        else:
-            listing = "\n".join(f"{i}. {b['question']}" for i, b in enumerate(parts, 1))
-            template = prompts.PARTS_TASK
-        task = template.format(sub_answers=listing, question=question, if_missing=if_missing)
-    elif mode == "regenerate":
-        check = state.get("check")
-        feedback = (
-            check["feedback"] if check else ""
-        ) or "it made claims the sources do not support"
-        task = prompts.REGENERATE_TASK.format(
-            feedback=feedback, question=question, if_missing=if_missing
-        )
+            task = prompts.SYNTHESIS_TASK.format(sub_answers=listing, question=question)
+        else:  # the parts only steered the searches: answer as from one search (measured better)
+            docs = fuse_branches(branches, docs, ctx.k)
+            task = _from_sources(state, question, if_missing)
+        update["documents"] = [RESET, *docs]
     else:
-        task = prompts.RAG_TASK.format(question=question, if_missing=if_missing)
+        task = _from_sources(state, question, if_missing)
     return docs, reading_messages(docs, f"{task}\n{cue}")
+
+
+def _from_sources(state: State, question: str, if_missing: str) -> str:
+    """Return the task of an answer from sources, or of its rewrite after a failed fact check."""
+    check = state.get("check")
+    if check is None or check["grounded"]:
+        return prompts.RAG_TASK.format(question=question, if_missing=if_missing)
+    feedback = str(check["feedback"] or "it made claims the sources do not support")
+    return prompts.REGENERATE_TASK.format(
+        feedback=feedback, question=question, if_missing=if_missing
+    )
 
 
 def _problem(answer: str, language: Language, from_sources: bool) -> str | None:

@@ -22,15 +22,6 @@ A previous answer was rejected by a fact check: {feedback}
 Write a new answer that states only what the sources support."""
 )
 
-PARTS_TASK = """Task: a complex question was split into parts, and the sources above were searched for each part.
-Answer the original question from the sources, covering every part.
-Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
-Say what the sources do not tell. If the question asks yes or no, begin with that yes or no (in the answer's language).
-{if_missing}
-Parts of the question:
-{sub_answers}
-Original question: {question}"""
-
 HOPS_TASK = """Task: the question was searched step by step; each step noted the fact it found:
 {steps}
 Answer the original question from the sources above, using the facts found.

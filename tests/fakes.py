@@ -46,7 +46,6 @@ READING_ROLES: list[tuple[str, str]] = [
     ("synthesis", generate.SYNTHESIS_TASK[:60]),
     ("hops_answer", generate.HOPS_TASK[:60]),
     ("hop", hop.TASK[:50]),
-    ("parts", generate.PARTS_TASK[:60]),
     ("check", self_check.TASK[:40]),
     ("rag", generate.RAG_TASK[:40]),
 ]
@@ -95,7 +94,6 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
     "synthesis": "Combined answer [1][2].",
     "hop": '{"finding": "", "answerable": true, "next_query": ""}',
     "hops_answer": "Answer from the hops [1][2].",
-    "parts": "Answer from the parts [1][2].",
     "check": '{"grounded": true, "answers_question": true, "feedback": ""}',
     "sub": "Sub-answer [1].",
     "multi_query": '{"queries": ["Aurora lamp watts", "lamp power use"]}',

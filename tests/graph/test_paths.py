@@ -197,14 +197,26 @@ def test_sub_questions_can_steer_retrieval_alone(make_harness: Any) -> None:
     h = make_harness(
         decompose='{"sub_questions": ["How big is the Zephyr X2 kettle?", "How many watts does the Aurora lamp use?"]}',
     )
-    out = h.ask("Compare the Zephyr X2 kettle and the Aurora lamp")  # the default
+    out = h.ask("Compare the Zephyr X2 kettle and the Aurora lamp", k=2)  # the default
     roles = h.model.roles()
-    assert roles["sub"] == 0 and roles["synthesis"] == 0 and roles["parts"] == 1
-    prompt = next(user for role, user in h.model.calls if role == "parts")
-    assert "1. How big is the Zephyr X2 kettle?" in prompt
-    assert "2. How many watts does the Aurora lamp use?" in prompt
-    assert "3." not in prompt.split("Parts of the question:")[1]  # the whole question is not a part
+    assert roles["sub"] == 0 and roles["synthesis"] == 0 and roles["rag"] == 1
+    # written as from one search: the whole question over the best k of the fused documents
+    prompt = next(user for role, user in h.model.calls if role == "rag")
+    assert "Question: Compare the Zephyr X2 kettle and the Aurora lamp" in prompt
+    assert prompt.count("<source ") == 2 and "How big is" not in prompt
     assert {s["title"] for s in out["sources"]} == {"Zephyr X2", "Aurora lamp"}
+
+
+def test_a_rejected_answer_from_parts_is_rewritten_with_the_check_s_feedback(
+    make_harness: Any,
+) -> None:
+    h = make_harness(
+        decompose='{"sub_questions": ["How big is the Zephyr X2 kettle?", "How many watts does the Aurora lamp use?"]}',
+        check='{"grounded": false, "answers_question": true, "feedback": "the wattage is made up"}',
+    )
+    h.ask("Compare the Zephyr X2 kettle and the Aurora lamp", max_regenerations=1)
+    rewrite = next(user for role, user in h.model.calls if role == "regenerate")
+    assert "the wattage is made up" in rewrite
 
 
 def test_realtime_goes_to_the_web_first(make_harness: Any) -> None:

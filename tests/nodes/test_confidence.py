@@ -1,0 +1,40 @@
+"""Confidence: the calibrated map rates answers and declines; a failed turn stays at 0."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import pytest
+from adaptive_rag.nodes import finalize
+from adaptive_rag.schema.state import Decline, State
+
+SURE = {"features": ["declined", "support"], "coef": [1.0, 2.0], "intercept": 2.0}
+
+
+@pytest.fixture(autouse=True)
+def shipped_map(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(finalize, "load_calibration", lambda: SURE)
+
+
+def _state(**values: Any) -> State:
+    return cast(State, values)
+
+
+def test_the_map_rates_an_answer_and_a_decline() -> None:
+    answered = finalize.confidence(_state(mode="rag", support=0.9, documents=[]))
+    declined = finalize.confidence(
+        _state(mode="none", decline=Decline(reason="not_in_sources", detail=""), support=0.1)
+    )
+    assert answered > 0.95 and 0.9 < declined < answered  # the map's values, not a constant
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"error": "the question is empty", "mode": "none"},  # refused input
+        {"mode": "none"},  # the model failed to write: no answer, no decline
+    ],
+)
+def test_a_failed_turn_is_zero_whatever_the_map_says(values: dict[str, Any]) -> None:
+    assert finalize.failed(_state(**values))
+    assert finalize.confidence(_state(**values, support=0.9)) == 0.0
