@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -91,11 +92,18 @@ def test_off_and_declined_are_not_cached(tmp_path: Path) -> None:
     assert h.ask(decline_when_not_found=True)["model_calls_made"] > 0
 
 
-def test_an_answer_is_returned_for_its_ttl_only(cached: Cached) -> None:
-    cached.ask(answer_cache_ttl=1)
-    assert cached.ask(answer_cache_ttl=1)["model_calls_made"] == 0
-    time.sleep(1.1)
-    assert cached.ask(answer_cache_ttl=1)["model_calls_made"] > 0  # expired
+def test_an_answer_is_returned_for_its_ttl_only(
+    cached: Cached, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adaptive_rag.knowledge import answer_cache  # noqa: PLC0415
+
+    clock = [1_000_000.0]  # the cache's clock, so a slow machine cannot expire it early
+    monkeypatch.setattr(answer_cache, "time", SimpleNamespace(time=lambda: clock[0]))
+    cached.ask(answer_cache_ttl=60)
+    clock[0] += 59
+    assert cached.ask(answer_cache_ttl=60)["model_calls_made"] == 0
+    clock[0] += 2
+    assert cached.ask(answer_cache_ttl=60)["model_calls_made"] > 0  # expired
 
 
 def test_a_near_identical_question_is_found_when_the_threshold_allows(cached: Cached) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.prompts import generate as generate_prompts
 from fakes import FakeWeb, KeywordRetriever, grades, kb_docs, web_docs
@@ -19,6 +20,7 @@ def sequence(*replies: str) -> Any:
     return lambda _user: next(it)
 
 
+@pytest.mark.usefixtures("heuristic_confidence")
 def test_general_question_answers_directly_without_retrieval(make_harness: Any) -> None:
     h = make_harness()
     out = h.ask("Hello!")
@@ -59,6 +61,7 @@ def test_a_general_verdict_on_what_the_knowledge_base_clearly_holds_retrieves(
     assert out["diagnostics"]["steps"][:4] == ["intake", "recall", "classify", "retrieve"]
 
 
+@pytest.mark.usefixtures("heuristic_confidence")
 def test_simple_question_retrieves_once_and_cites_its_source(make_harness: Any) -> None:
     h = make_harness()
     out = h.ask("How big is the Zephyr X2 kettle?")

@@ -38,3 +38,12 @@ def test_the_map_rates_an_answer_and_a_decline() -> None:
 def test_a_failed_turn_is_zero_whatever_the_map_says(values: dict[str, Any]) -> None:
     assert finalize.failed(_state(**values))
     assert finalize.confidence(_state(**values, support=0.9)) == 0.0
+
+
+def test_the_shipped_map_reads_the_features_finalize_computes() -> None:
+    from adaptive_rag.core.calibration import load_calibration  # noqa: PLC0415
+
+    shipped = load_calibration()
+    assert shipped is not None, "core/confidence.json is missing from the package"
+    assert set(shipped["features"]) <= set(finalize.confidence_features(_state()))
+    assert shipped["ece_held_out"] <= 0.10 and shipped["n"] >= 120

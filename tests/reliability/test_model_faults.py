@@ -92,6 +92,7 @@ def test_failed_generation_is_an_honest_could_not_answer() -> None:
     assert "self_check" not in out["diagnostics"]["steps"]
 
 
+@pytest.mark.usefixtures("heuristic_confidence")
 def test_unreadable_grades_keep_documents_but_lower_confidence() -> None:
     model = ScriptedChatModel.with_script(grade="all relevant!")
     graph = build_graph(
@@ -116,6 +117,7 @@ def test_unreadable_self_check_is_grounded_but_unverified() -> None:
     assert out["diagnostics"]["generations"] == 1  # no regeneration loop on an unreadable check
 
 
+@pytest.mark.usefixtures("heuristic_confidence")
 def test_knowledge_base_down_falls_back_and_says_so() -> None:
     model = ScriptedChatModel.with_script()
     retriever = KeywordRetriever(docs=kb_docs(), fail=True)

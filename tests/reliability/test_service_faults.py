@@ -81,6 +81,7 @@ def test_embedding_failure_falls_back_to_keyword_search(tmp_path: Path, tally: A
     tally(faults=1)
 
 
+@pytest.mark.usefixtures("heuristic_confidence")
 @pytest.mark.parametrize(
     "question", [QUESTION, "Compare the returns policy and the warranty of the Heron hub"]
 )
