@@ -35,8 +35,8 @@ def passed(state: State) -> bool:
 
 
 def failed(state: State) -> bool:
-    """Whether the turn ends with nothing to rate: refused input, or a model that wrote nothing."""
-    return bool(state.get("error")) or (
+    """Whether the turn has nothing to rate: refused input, a clarifying question, no answer."""
+    return bool(state.get("error") or state.get("clarification")) or (
         state.get("mode", "none") == "none" and not state.get("decline")
     )
 
@@ -45,6 +45,7 @@ def confidence(state: State) -> float:
     """Rate 0-1 how likely the answer (or decline) is right: the calibrated map when shipped.
 
     A failed turn is 0 whatever the map says: the map was fitted on answers and declines only.
+    (A clarifying question is not an answer either.)
     """
     if failed(state):
         return 0.0
@@ -233,9 +234,7 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
         "steps": "finalize",
         "answer": answer,
         "sources": sources,
-        "confidence": 0.0
-        if state.get("error") or state.get("clarification")
-        else confidence({**state, "decline": decline, "sources": sources}),
+        "confidence": confidence({**state, "decline": decline, "sources": sources}),
         "verified": passed(state) and answerable,
         "answerable": answerable,
         "decline": decline,

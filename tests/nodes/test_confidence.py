@@ -33,6 +33,7 @@ def test_the_map_rates_an_answer_and_a_decline() -> None:
     [
         {"error": "the question is empty", "mode": "none"},  # refused input
         {"mode": "none"},  # the model failed to write: no answer, no decline
+        {"clarification": "Which kettle do you mean?", "mode": "none"},  # asked, not answered
     ],
 )
 def test_a_failed_turn_is_zero_whatever_the_map_says(values: dict[str, Any]) -> None:
