@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field, fields, replace
+from functools import cache
+from importlib import metadata, resources
 from typing import Annotated, Any
 
 from adaptive_rag.core.access import Reader
@@ -298,11 +300,34 @@ NOT_SHAPING_ANSWERS = frozenset(
 """Context fields that never change what answer a question gets."""
 
 
+@cache
+def answer_writer() -> str:
+    """Name the code an answer was written by: the package version, its prompts, its confidence map.
+
+    A cached answer from another release, prompt or map would return a stale text or confidence.
+    """
+    digest = hashlib.sha256(_version().encode())
+    for package, suffix in (("adaptive_rag.prompts", ".py"), ("adaptive_rag.core", ".json")):
+        for item in sorted(resources.files(package).iterdir(), key=lambda i: i.name):
+            if item.name.endswith(suffix):
+                digest.update(item.name.encode() + b"\0" + item.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _version() -> str:
+    """Return the installed package's version ("unknown" when run from an uninstalled tree)."""
+    try:
+        return metadata.version("adaptive-rag")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def answer_scope(ctx: Context) -> str:
-    """Name the settings an answer was written under: a cached answer holds for these only."""
+    """Name the settings and code an answer was written under: a cached answer holds for these."""
     shaping = {
         f.name: getattr(ctx, f.name) for f in fields(ctx) if f.name not in NOT_SHAPING_ANSWERS
     }
+    shaping["__writer__"] = answer_writer()
     return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()[:16]
 
 

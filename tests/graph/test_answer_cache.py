@@ -70,6 +70,20 @@ def test_another_question_or_other_settings_are_answered_afresh(cached: Cached) 
     assert cached.ask(k=2)["model_calls_made"] == 0
 
 
+def test_an_answer_written_by_other_code_is_not_returned(
+    cached: Cached, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another release, prompt or confidence map writes other answers: the old ones don't hold."""
+    from adaptive_rag.schema import context
+
+    cached.ask()
+    writer = context.answer_writer()
+    assert len(writer) == 16 and writer == context.answer_writer()  # stable within a release
+    monkeypatch.setattr(context, "answer_writer", lambda: "another-release")
+    assert cached.ask()["diagnostics"]["answer_cache"] == "miss"
+    assert cached.ask()["model_calls_made"] == 0
+
+
 def test_ingest_or_delete_forgets_the_answers(cached: Cached, tmp_path: Path) -> None:
     cached.ask()
     extra = tmp_path / "extra"
