@@ -164,6 +164,8 @@ def after_generate(state: State) -> Literal["self_check", "finalize"]:
     confident = state.get("mode") == "rag" and state.get("retrieval_confident")
     if confident and not _on(state, "check_confident"):
         return "finalize"  # an answer from a document both channels agree on, left unchecked
+    if state.get("mode") == "rag" and state.get("assured"):
+        return "finalize"  # assess found the sources likely to state it (odds >= check_below)
     return "self_check" if checkable and _on(state, "self_check") else "finalize"
 
 

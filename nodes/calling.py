@@ -108,8 +108,8 @@ def ask_json(
 
 def ask_yes_no(
     update: Update, node: str, model: Pick, ctx: Context, messages: list[BaseMessage], then: str
-) -> float | None:
-    """Call a model for one yes/no token; return P(yes), or None when it failed or said neither."""
+) -> Reply | None:
+    """Call a model for one yes/no token; None when it failed or said neither (`yes` is P(yes))."""
     try:
         reply = call_yes_no(model(ctx), messages)
     except Exception as exc:
@@ -118,4 +118,5 @@ def ask_yes_no(
     count(update, reply)
     if reply.yes is None:
         note(update, f"{node}: the reply {reply.text[:40]!r} is neither yes nor no; {then}")
-    return reply.yes
+        return None
+    return reply

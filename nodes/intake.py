@@ -100,6 +100,7 @@ def _fresh_turn(ctx: Context, services: Services) -> Update:
         "notices": [],
         "check": None,
         "support": None,
+        "assured": False,
         "best_answer": "",
         "best_score": -1,
         "best_sources": [],

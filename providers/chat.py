@@ -118,6 +118,8 @@ class Reply:
     """The reply's message id: the id its streamed tokens carried."""
     yes: float | None = None
     """For a yes/no question: the probability of yes (log-probabilities, else the text's 1/0)."""
+    odds: bool = False
+    """Whether `yes` came from log-probabilities: a score thresholds can be measured on."""
 
 
 def constrain_json(model: BaseChatModel, schema: type[BaseModel] | None) -> Runnable[Any, Any]:
@@ -201,7 +203,9 @@ def call_yes_no(model: BaseChatModel, messages: list[BaseMessage]) -> Reply:
     odds = llm_type in ("llama-cpp-python", "openai-chat")  # both take OpenAI's logprobs
     bound = model.bind(logprobs=True, top_logprobs=TOP_LOGPROBS, max_tokens=1) if odds else model
     message, reply = _invoke(bound, messages, stream=False)
-    return replace(reply, yes=yes_probability(message.response_metadata or {}, reply.text))
+    metadata = message.response_metadata or {}
+    measured = yes_probability(metadata, "")  # None unless the log-probabilities held yes or no
+    return replace(reply, yes=yes_probability(metadata, reply.text), odds=measured is not None)
 
 
 def yes_probability(metadata: dict[str, Any], text: str) -> float | None:

@@ -283,6 +283,8 @@ class State(InputState, OutputState, total=False):
     """Self-RAG verdict on the latest answer."""
     support: float | None
     """How likely the sources state the answer (the model's odds of yes, before writing)."""
+    assured: bool
+    """Assess's odds of support reached check_below: the answer is returned without a self-check."""
     best_answer: str
     """The best checked answer so far, returned if the budget runs out."""
     best_score: int

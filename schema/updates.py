@@ -75,6 +75,7 @@ class Update(TypedDict, total=False):
     mode: GenerationMode
     check: SelfCheck | None
     support: float | None
+    assured: bool
     best_answer: str
     best_score: int
     best_sources: list[Source]
