@@ -106,7 +106,11 @@ def eval_calibrate(
 ) -> None:
     """Fit the confidence map on the adaptive runs; print its held-out ECE, plot reliability."""
     from adaptive_rag.core.calibration import CALIBRATION_FILE  # noqa: PLC0415
-    from adaptive_rag.evaluation.calibrate import fit, reliability_diagram  # noqa: PLC0415
+    from adaptive_rag.evaluation.calibrate import (  # noqa: PLC0415
+        SPLITS,
+        fit,
+        reliability_diagram,
+    )
     from adaptive_rag.evaluation.data import read_jsonl  # noqa: PLC0415
 
     records = [r for out in outs for r in read_jsonl(out / "results.jsonl")]
@@ -120,7 +124,8 @@ def eval_calibrate(
     plot = reliability_diagram(fitted, outs[0] / "reliability.png")
     typer.echo(
         f"fitted on {fitted['n']} answers (accuracy {fitted['accuracy']}); held-out ECE"
-        f" {fitted['ece_held_out']}; map -> {target}; reliability diagram -> {plot}"
+        f" {fitted['ece_held_out']} (mean of {SPLITS} fold splits; range"
+        f" {fitted['ece_held_out_range']}); map -> {target}; reliability diagram -> {plot}"
     )
 
 
