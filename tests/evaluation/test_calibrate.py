@@ -36,6 +36,8 @@ def test_fit_learns_the_signal_and_is_calibrated_out_of_fold(tmp_path: Path) -> 
     low = calibrated({"grounded": 0.0}, fitted)
     assert 0.75 < high < 0.95 and 0.15 < low < 0.35
     assert fitted["ece_held_out"] < 0.1
+    low, high = fitted["ece_held_out_range"]  # the mean of several fold splits, and their spread
+    assert low <= fitted["ece_held_out"] <= high
     path = tmp_path / "confidence.json"
     path.write_text(json.dumps(fitted))
     assert load_calibration(path) == fitted
