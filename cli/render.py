@@ -35,8 +35,9 @@ def print_footer(out: dict[str, Any], seconds: float, all_sources: bool = False)
     decline = out.get("decline")
     if decline:
         trust = f"declined: {decline['reason']} ({decline['detail']}) | {trust}"
-    elif not out.get("verified"):
-        trust += " (unverified)"
+    elif not out.get("verified"):  # checked and not passed, or left unchecked (assess was sure)
+        checked = "self_check" in (out.get("diagnostics") or {}).get("steps", [])
+        trust += " (unverified)" if checked else " (not fact-checked)"
     cost = f"{diag.get('model_calls', 0)} model calls, {diag.get('retrievals', 0)} retrievals"
     typer.secho(
         f"\nroute: {route.get('category', '-')} ({how}) | {trust} | {cost} | {seconds:.1f}s",

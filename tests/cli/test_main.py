@@ -124,3 +124,21 @@ def test_unreachable_model_server_exits_5(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(chat, "_MODELS", {chat.LOCAL_MODEL: model})
     result = invoke("ask", "Hello!", "--kb-path", str(tmp_path / "kb"))
     assert result.exit_code == cli.EXIT_NETWORK and "could not be reached" in result.output
+
+
+@pytest.mark.parametrize(
+    ("steps", "verified", "label"),
+    [
+        (["assess", "generate", "self_check"], True, "confidence 0.70 |"),
+        (["assess", "generate", "self_check"], False, "(unverified)"),
+        (["assess", "generate"], False, "(not fact-checked)"),  # assess was sure: check skipped
+    ],
+)
+def test_the_footer_tells_a_failed_check_from_none(
+    steps: list[str], verified: bool, label: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from adaptive_rag.cli.render import print_footer
+
+    out = {"confidence": 0.7, "verified": verified, "diagnostics": {"steps": steps}}
+    print_footer(out, 1.0)
+    assert label in capsys.readouterr().out
