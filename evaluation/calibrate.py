@@ -46,14 +46,13 @@ def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
     if len(set(y.tolist())) < 2:
         raise ValueError("calibration needs both right and wrong answers in the runs")
     model = LogisticRegression(C=1.0, max_iter=1000)
+    folds = min(5, int(np.bincount(y).min()))
     splits = [
         cross_val_predict(
             model,
             x,
             y,
-            cv=StratifiedKFold(
-                n_splits=min(5, int(np.bincount(y).min())), shuffle=True, random_state=seed + i
-            ),
+            cv=StratifiedKFold(folds, shuffle=True, random_state=seed + i),
             method="predict_proba",
         )[:, 1]
         for i in range(SPLITS)

@@ -161,11 +161,11 @@ def after_generate(state: State) -> Literal["self_check", "finalize"]:
         return "finalize"
     has_sources = bool(state.get("documents"))
     checkable = state.get("mode") in ("rag", "synthesis", "regenerate") and has_sources
-    confident = state.get("mode") == "rag" and state.get("retrieval_confident")
-    if confident and not _on(state, "check_confident"):
-        return "finalize"  # an answer from a document both channels agree on, left unchecked
-    if state.get("mode") == "rag" and state.get("assured"):
-        return "finalize"  # assess found the sources likely to state it (odds >= check_below)
+    agreed = state.get("retrieval_confident") and not _on(state, "check_confident")
+    if state.get("mode") == "rag" and (agreed or state.get("assured")):
+        # left unchecked: both channels agreed on the top document, or assess's odds that the
+        # sources state the answer reached check_below
+        return "finalize"
     return "self_check" if checkable and _on(state, "self_check") else "finalize"
 
 
