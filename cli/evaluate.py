@@ -129,6 +129,50 @@ def eval_calibrate(
     )
 
 
+@evaluate.command("router")
+def eval_router(
+    outs: Annotated[
+        list[Path],
+        typer.Argument(help="Run folders with adaptive,single,direct,multi results to fit on."),
+    ],
+    write: Annotated[
+        bool,
+        typer.Option(help="Install the weights as the package's, if they beat rules+model."),
+    ] = False,
+) -> None:
+    """Fit the learned router on derived labels; compare it with rules+model on held-out folds."""
+    from adaptive_rag.core.router import ROUTER_FILE  # noqa: PLC0415
+    from adaptive_rag.evaluation.data import read_jsonl  # noqa: PLC0415
+    from adaptive_rag.evaluation.router_fit import fit_router  # noqa: PLC0415
+    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+
+    records = [r for out in outs for r in read_jsonl(out / "results.jsonl")]
+    try:
+        fitted = fit_router(records)
+    except ValueError as exc:
+        raise fail(str(exc), EXIT_BAD_CONFIG) from exc
+    fitted["fitted_on"] = [str(out) for out in outs]
+    held = fitted["held_out"]
+    rows = [{"router": name, **held[name]} for name in ("rules+model", "rules+learned", "oracle")]
+    typer.echo(
+        f"{fitted['n']} labelled questions {fitted['labels']}; {fitted['folds']}-fold, mean of"
+        f" {fitted['splits']} splits (learned range {held['rules+learned range']})"
+    )
+    typer.echo(table(rows))
+    local = outs[0] / "router.json"
+    local.write_text(json.dumps(fitted, indent=1))
+    typer.echo(f"weights -> {local} (use with --set router=learned --set router_weights={local})")
+    if write and not fitted["beats_rules_model"]:
+        raise fail(
+            "not installed: the learned router does not beat rules+model on held-out folds"
+            " (higher routing accuracy, no lower answer Acc, needed-retrieval recall >= 0.95)",
+            EXIT_BAD_CONFIG,
+        )
+    if write:
+        ROUTER_FILE.write_text(json.dumps(fitted, indent=1))
+        typer.echo(f"installed as the package's router -> {ROUTER_FILE}")
+
+
 @evaluate.command("support")
 def eval_support(
     dataset: Annotated[str, typer.Argument(help="squad2 or multihop_rag (sets with unanswerable)")],

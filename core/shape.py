@@ -80,3 +80,35 @@ def has_parts(question: str) -> bool:
 def nested_reference(question: str) -> bool:
     """Whether the question names something only by a fact that must be looked up first."""
     return any(pattern.search(question) for pattern in _NESTED)
+
+
+_ENTITY = re.compile(
+    r"(?<!^)(?<![.!?]\s)\b[A-Z][a-zA-Z]+|\d|[\"“”《》「」]|'[^']+'",
+)
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+
+
+def length(question: str) -> int:
+    """Count words, each Chinese character counting as one (Chinese has no spaces)."""
+    return len(re.findall(r"[\u3400-\u9fff]|[^\W\u3400-\u9fff]+", question))
+
+
+def names_an_entity(question: str) -> bool:
+    """Whether a question may name something specific (a name, number, date or title).
+
+    A small model cannot know such facts reliably, so they are looked up, whatever it says.
+    Chinese names cannot be told apart without capitals, so a Chinese question always may.
+    """
+    return bool(_ENTITY.search(question.strip()) or _CJK_CHAR.search(question))
+
+
+_YES_NO = re.compile(
+    r"(^|[,;:]\s*)(is|are|was|were|am|do|does|did|has|have|had|can|could|will|would|should|shall"
+    r"|may|might|must)(n't)?\b|[吗么][?？]?\s*$|是否|是不是|有没有|能不能|会不会|可不可以",
+    re.IGNORECASE,
+)
+
+
+def asks_yes_no(question: str) -> bool:
+    """Whether a question asks for yes or no (an auxiliary opens a clause; 吗, 是否 in Chinese)."""
+    return bool(_YES_NO.search(question.strip()))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
-from adaptive_rag.core.shape import has_parts, nested_reference
+from adaptive_rag.core.router import CATEGORY, load_router
+from adaptive_rag.core.secrets import describe
+from adaptive_rag.core.shape import has_parts, length, names_an_entity, nested_reference
+from adaptive_rag.knowledge.embeddings import load_embeddings
 from adaptive_rag.knowledge.sources import retrieve
 from adaptive_rag.nodes.calling import ask
 from adaptive_rag.prompts import classify as prompts
@@ -34,11 +37,7 @@ _ARITHMETIC = re.compile(
     re.IGNORECASE,
 )
 _TRANSLATE = re.compile(r"^\s*(translate\b|翻译)", re.IGNORECASE)
-_ENTITY = re.compile(
-    r"(?<!^)(?<![.!?]\s)\b[A-Z][a-zA-Z]+|\d|[\"“”《》「」]|'[^']+'",
-)
 GENERAL_MAX_WORDS = 8
-_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 _FOLLOW_UP = re.compile(
     r"^\s*(and|also|what about|how about|why|so)\b|\b(it|its|they|them|their|this|that|these"
     r"|those|he|she|him|her|the other|the same|one)\b|它|他|她|这个|那个|这些|那些|其|呢[?？]?\s*$"
@@ -82,20 +81,6 @@ def classify_by_rules(
     return None
 
 
-def length(question: str) -> int:
-    """Count words, each Chinese character counting as one (Chinese has no spaces)."""
-    return len(re.findall(r"[\u3400-\u9fff]|[^\W\u3400-\u9fff]+", question))
-
-
-def names_an_entity(question: str) -> bool:
-    """Whether a question may name something specific (a name, number, date or title).
-
-    A small model cannot know such facts reliably, so they are looked up, whatever it says.
-    Chinese names cannot be told apart without capitals, so a Chinese question always may.
-    """
-    return bool(_ENTITY.search(question.strip()) or _CJK_CHAR.search(question))
-
-
 def parse_category(text: str) -> Category | None:
     """Read the first category word in a model's reply."""
     found = re.search(r"general|simple|complex|realtime|real-time", text.lower())
@@ -122,13 +107,28 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> Up
     if ruled:
         update["route"] = Route(category=ruled[0], reason=ruled[1], method="rule")
         return update
+    if ctx.router == "learned":
+        unavailable = _route_learned(question, ctx, services, update)
+        if unavailable is None:
+            return update
+        _route_by_model(question, ctx, services, update)
+        route = update.get("route")
+        if route is not None:
+            route["reason"] = f"{route['reason']} (learned router unavailable: {unavailable})"
+        return update
+    _route_by_model(question, ctx, services, update)
+    return update
+
+
+def _route_by_model(question: str, ctx: Context, services: Services, update: Update) -> None:
+    """Route by the fast model (or its cached verdict); unsure or failing means retrieve."""
     key = (resolve_model_spec(ctx.fast_model), ctx.kb_description, question.casefold().strip())
     cached = services.route_cache.get(key)
     if cached:
         update["route"] = Route(category=cached[0], reason=cached[1], method="cache")  # type: ignore[typeddict-item]
         if cached[0] == "general":
             _unless_the_kb_knows(question, ctx, services, update)
-        return update
+        return
     messages = [
         SystemMessage(prompts.SYSTEM.format(kb_description=ctx.kb_description)),
         HumanMessage(prompts.USER.format(question=question)),
@@ -138,11 +138,11 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> Up
         update["route"] = Route(
             category="simple", reason="classifier unavailable", method="default"
         )
-        return update
+        return
     category = parse_category(text)
     if category is None:
         update["route"] = Route(category="simple", reason="unsure, so retrieve", method="default")
-        return update
+        return
     reason = f"model said {category!r}"
     if category == "general" and (
         names_an_entity(question) or length(question) > GENERAL_MAX_WORDS
@@ -154,7 +154,26 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> Up
     update["route"] = Route(category=category, reason=reason, method="model")
     if category == "general":
         _unless_the_kb_knows(question, ctx, services, update)
-    return update
+
+
+def _route_learned(question: str, ctx: Context, services: Services, update: Update) -> str | None:
+    """Route by the learned classifier (no model call); say why not when it cannot."""
+    try:
+        weights = load_router(ctx.router_weights)
+        if weights is None:
+            return "this version ships no router weights"
+        embedding = load_embeddings(weights.embedding).embed_query(question)
+        odds = weights.probabilities(embedding, question)
+    except Exception as exc:  # unreadable weights, no embedding model: the model routes
+        return describe(exc, limit=160)
+    label = max(odds, key=odds.__getitem__)
+    category: Category = CATEGORY[label]  # type: ignore[assignment]
+    update["route"] = Route(
+        category=category, reason=f"learned router: {label} (p={odds[label]:.2f})", method="learned"
+    )
+    if category == "general":
+        _unless_the_kb_knows(question, ctx, services, update)
+    return None
 
 
 def _unless_the_kb_knows(question: str, ctx: Context, services: Services, update: Update) -> None:

@@ -147,6 +147,22 @@ class Context:
             " facts the previous ones found (1-6)."
         },
     )
+    router: str = field(
+        default="rules+model",
+        metadata={
+            "description": "Who routes a question no rule settles: 'rules+model' (the fast model"
+            " picks general, simple or complex) or 'learned' (a classifier over the question's"
+            " embedding, fitted by `adaptive-rag eval router`; no model call)."
+        },
+    )
+    router_weights: str = field(
+        default="",
+        metadata={
+            "description": "Weights file for the 'learned' router (empty: the package's, shipped"
+            " only if it beat rules+model on held-out folds). Without weights it routes as"
+            " rules+model and says so in the route's reason."
+        },
+    )
     complex_shape: str = field(
         default="auto",
         metadata={
@@ -279,6 +295,8 @@ class Context:
         _check_range("max_web_searches", self.max_web_searches, 0, 10)
         _check_range("max_sub_questions", self.max_sub_questions, 2, 4)
         _check_range("max_hops", self.max_hops, 1, 6)
+        if self.router not in ("rules+model", "learned"):
+            raise ValueError(f"router must be rules+model or learned, got {self.router!r}")
         if self.complex_shape not in ("auto", "parallel", "sequential"):
             raise ValueError(
                 f"complex_shape must be auto, parallel or sequential, got {self.complex_shape!r}"

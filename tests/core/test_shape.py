@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.core.shape import has_parts, nested_reference
+from adaptive_rag.core.shape import asks_yes_no, has_parts, nested_reference
 
 
 @pytest.mark.parametrize(
@@ -50,3 +50,25 @@ def test_a_one_hop_question_is_not_nested(question: str) -> None:
 )
 def test_independent_parts(question: str, parts: bool) -> None:
     assert has_parts(question) is parts
+
+
+@pytest.mark.parametrize(
+    ("question", "yes_no"),
+    [
+        ("Did the Verge report the merger before TechCrunch did?", True),
+        ("Is the Kestrel K2 waterproof?", True),
+        ("Doesn't the warranty cover the battery?", True),
+        ("After the Fortune report on the trial, was the verdict appealed?", True),
+        ("Kestrel K2 防水吗？", True),
+        ("保修是否包括电池？", True),
+        ("Which company is featured in both The Verge and TechCrunch?", False),
+        ("Who was born first, Ada or Bo?", False),
+        ("How long does the battery last?", False),
+        ("What is the island known as?", False),
+        ("Kestrel K2 的外壳防护等级是多少？", False),
+    ],
+)
+def test_yes_no_questions_are_told_by_an_opening_auxiliary_or_a_chinese_particle(
+    question: str, yes_no: bool
+) -> None:
+    assert asks_yes_no(question) is yes_no

@@ -1,0 +1,98 @@
+"""Fitting the learned router: judged on held-out folds beside rules+model, installed only if better."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from adaptive_rag.cli.main import app
+from adaptive_rag.core import router
+from adaptive_rag.evaluation import router_fit
+from fakes import HashEmbeddings
+from typer.testing import CliRunner
+
+TEMPLATES = {  # words that tell the labels apart, as a question's topic would
+    "A": "what colour is the sky over meadow {i}",
+    "B": "how long is the warranty of kettle model {i}",
+    "C": "which harbour lies beyond the ridge near valley {i}",
+}
+OUTCOME = {"A": (True, True, True), "B": (False, True, True), "C": (False, False, True)}
+
+
+@pytest.fixture(autouse=True)
+def _hashed_embeddings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(router_fit, "load_embeddings", lambda spec: HashEmbeddings())
+
+
+def records(routed: dict[str, str], per_label: int = 8) -> list[dict[str, Any]]:
+    rows = []
+    for label, template in TEMPLATES.items():
+        for i in range(per_label):
+            qid, question = f"{label}{i}", template.format(i=i)
+            acc = dict(zip(("direct", "single", "multi"), OUTCOME[label], strict=True))
+            for config, spent in (("direct", 10), ("single", 100), ("multi", 300)):
+                rows.append(run(qid, question, config, acc[config], config, spent))
+            rows.append(run(qid, question, "adaptive", acc["single"], routed[label], 150))
+    return rows
+
+
+def run(qid: str, question: str, config: str, acc: bool, route: str, spent: int) -> dict[str, Any]:
+    return {
+        "dataset": "d",
+        "id": qid,
+        "config": config,
+        "question": question,
+        "kind": "k",
+        "acc": float(acc),
+        "route": route,
+        "tokens_in": spent,
+        "tokens_out": 0,
+    }
+
+
+ALWAYS_SIMPLE = {"A": "simple", "B": "simple", "C": "simple"}
+PERFECT = {"A": "general", "B": "simple", "C": "complex"}
+
+
+def test_a_learnable_router_beats_a_router_that_always_retrieves_once() -> None:
+    fitted = router_fit.fit_router(records(ALWAYS_SIMPLE))
+    held = fitted["held_out"]
+    assert fitted["n"] == 24 and fitted["labels"] == {"A": 8, "B": 8, "C": 8}
+    assert held["rules+model"]["accuracy"] == pytest.approx(1 / 3, abs=0.001)
+    assert held["rules+learned"]["accuracy"] > 0.9
+    assert held["oracle"]["answer_acc"] == 1.0
+    assert fitted["beats_rules_model"] is True
+    assert len(fitted["coef"]) == 3 and len(fitted["coef"][0]) == HashEmbeddings.dim + 8
+
+
+def test_a_router_already_right_is_not_beaten() -> None:
+    fitted = router_fit.fit_router(records(PERFECT))
+    assert fitted["held_out"]["rules+model"]["accuracy"] == 1.0
+    assert fitted["beats_rules_model"] is False
+
+
+def test_too_few_labels_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="at least two labels"):
+        router_fit.fit_router(records(ALWAYS_SIMPLE, per_label=1))
+
+
+@pytest.mark.parametrize(("routed", "installed"), [(ALWAYS_SIMPLE, True), (PERFECT, False)])
+def test_write_installs_only_a_router_that_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, routed: dict[str, str], installed: bool
+) -> None:
+    package = tmp_path / "package-router.json"
+    monkeypatch.setattr(router, "ROUTER_FILE", package)
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "results.jsonl").write_text("\n".join(json.dumps(r) for r in records(routed)))
+    result = CliRunner().invoke(app, ["eval", "router", str(out), "--write"])
+    assert (out / "router.json").exists()  # the fit is always kept beside its runs
+    assert package.exists() is installed
+    assert result.exit_code == (0 if installed else 2)
+    if installed:
+        weights = router.load_router("")
+        assert weights is not None and weights.classes == ("A", "B", "C")
+    else:
+        assert "does not beat rules+model" in result.output
