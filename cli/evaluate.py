@@ -154,8 +154,10 @@ def eval_router(
     fitted["fitted_on"] = [str(out) for out in outs]
     held = fitted["held_out"]
     rows = [{"router": name, **held[name]} for name in ("rules+model", "rules+learned", "oracle")]
+    left_out = f" (left out, too few to hold out: {fitted['dropped']})" if fitted["dropped"] else ""
     typer.echo(
-        f"{fitted['n']} labelled questions {fitted['labels']}; {fitted['folds']}-fold, mean of"
+        f"{fitted['n']} labelled questions {fitted['labels']}{left_out}; {fitted['folds']}-fold,"
+        " mean of"
         f" {fitted['splits']} splits (learned range {held['rules+learned range']})"
     )
     typer.echo(table(rows))

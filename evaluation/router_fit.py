@@ -62,13 +62,17 @@ def judge(rows: list[dict[str, Any]], predicted: list[str]) -> dict[str, float]:
 
 def fit_router(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
     """Cross-validate the learned router against rules+model, then fit it on every label."""
-    rows = training_rows(records)
+    every = training_rows(records)
+    found = [row["label"] for row in every]
+    dropped = {c: found.count(c) for c in sorted(set(found)) if found.count(c) < 2}
+    rows = [row for row in every if row["label"] not in dropped]  # one example cannot be held out
     labels = [row["label"] for row in rows]
     counts = {c: labels.count(c) for c in sorted(set(labels))}
-    if len(counts) < 2 or min(counts.values()) < 2:
+    if len(counts) < 2:
         raise ValueError(
-            f"the router needs at least two labels with two questions each; got {counts}"
-            " (run `eval run ... --configs adaptive,single,direct,multi` on more questions)"
+            f"the router needs at least two labels with two questions each; got"
+            f" {counts or dropped} (run `eval run ... --configs adaptive,single,direct,multi`"
+            " on more questions)"
         )
     embed = load_embeddings(DEFAULT_EMBEDDINGS)
     questions = [r["question"] for r in rows]
@@ -93,6 +97,7 @@ def fit_router(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
         "embedding": DEFAULT_EMBEDDINGS,
         "n": len(rows),
         "labels": counts,
+        "dropped": dropped,
         "folds": folds,
         "splits": SPLITS,
         "held_out": {

@@ -73,6 +73,13 @@ def test_a_router_already_right_is_not_beaten() -> None:
     assert fitted["beats_rules_model"] is False
 
 
+def test_a_label_with_one_question_is_left_out_and_said() -> None:
+    rows = [r for r in records(ALWAYS_SIMPLE) if not r["id"].startswith("C") or r["id"] == "C0"]
+    fitted = router_fit.fit_router(rows)
+    assert fitted["labels"] == {"A": 8, "B": 8} and fitted["dropped"] == {"C": 1}
+    assert fitted["classes"] == ["A", "B"] and len(fitted["coef"]) == 1
+
+
 def test_too_few_labels_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="at least two labels"):
         router_fit.fit_router(records(ALWAYS_SIMPLE, per_label=1))
