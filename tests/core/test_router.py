@@ -75,7 +75,9 @@ def test_weights_are_read_from_a_file_and_a_missing_named_file_is_an_error(
 
 
 def test_shape_features_see_chinese_parts_nesting_and_yes_no() -> None:
-    names = dict(zip(SURFACE, surface("Where was the inventor of the telephone born?"), strict=True))
+    names = dict(
+        zip(SURFACE, surface("Where was the inventor of the telephone born?"), strict=True)
+    )
     assert names["nested"] == 1.0 and names["chinese"] == 0.0 and names["yes_no"] == 0.0
     names = dict(zip(SURFACE, surface("比较一下两款产品的优缺点吗？"), strict=True))
     assert names["chinese"] == 1.0 and names["parts"] == 1.0 and names["yes_no"] == 1.0

@@ -57,7 +57,9 @@ def test_a_general_verdict_still_checks_the_knowledge_base(
     make_harness: Any, tmp_path: Path
 ) -> None:
     weights = write_weights(tmp_path / "router.json", [4.0, 0.0, 0.0])
-    out = make_harness().ask("What is photosynthesis?", router="learned", router_weights=str(weights))
+    out = make_harness().ask(
+        "What is photosynthesis?", router="learned", router_weights=str(weights)
+    )
     assert out["route"]["method"] == "learned" and out["route"]["category"] == "general"
     assert out["diagnostics"]["retrievals"] == 1
 
@@ -69,8 +71,9 @@ def test_without_package_weights_the_model_routes_and_the_reason_says_so(
     h = make_harness()
     out = h.ask("Tell me about the Zephyr X2 kettle", router="learned")
     assert out["route"]["method"] == "model"
-    assert "learned router unavailable: this version ships no router weights" in (
-        out["route"]["reason"]
+    assert (
+        "learned router unavailable: this version ships no router weights"
+        in (out["route"]["reason"])
     )
     assert h.model.roles()["classify"] == 1
 
