@@ -19,8 +19,17 @@ class Step(BaseModel):
     """The model's reply for one hop."""
 
     finding: str = ""
+    missing: str = Field(default="", max_length=300)
     answerable: bool = False
     next_query: str = Field(default="", max_length=300)
+
+    def done(self) -> bool:
+        """Stop only if the model also named nothing missing (it says "yes" before it reads)."""
+        return self.answerable and not self.missing.strip()
+
+    def query(self) -> str:
+        """Search next for the model's query, else for the missing fact it named."""
+        return (self.next_query or self.missing).strip()
 
 
 def facts_so_far(hops: list[Hop]) -> str:
@@ -52,7 +61,7 @@ def hop(state: State, runtime: Runtime[Context], services: Services) -> Update:
         index=len(hops),
         query=query,
         finding=step.finding.strip(),
-        done=step.answerable,
+        done=step.done(),
         source_keys=[doc_key(doc) for doc in docs],
     )
     runtime.stream_writer(
@@ -60,6 +69,6 @@ def hop(state: State, runtime: Runtime[Context], services: Services) -> Update:
     )
     update["hops"] = [*hops, record]
     update["documents"] = docs
-    if not step.answerable:
-        update["next_query"] = step.next_query.strip()
+    if not record["done"]:
+        update["next_query"] = step.query()
     return update

@@ -4,7 +4,8 @@ TASK = """Task: the question below is answered in steps. This step searched for:
 {facts}
 Read the sources above and reply with JSON only:
 {{"finding": "the fact this step found in the sources, in a few words, naming names (\\"\\" if the sources do not say)",
-"answerable": true if the facts found so far answer the whole question, else false,
+"missing": "what the whole question still needs that the facts found so far do not state, in a few words (\\"\\" if nothing is missing)",
+"answerable": true if nothing is missing, else false,
 "next_query": "if not answerable: a search for the next missing fact, using the names found so far; else \\"\\""}}
 Write the finding and the query in the question's language.
 Question: {question}"""

@@ -138,3 +138,20 @@ def test_hops_stream_progress(make_harness: Any) -> None:
         "Ada Brook invented the Zephyr kettle",
         "Ada Brook was born in Leeds",
     ]
+
+
+def test_a_hop_that_names_a_missing_fact_searches_for_it_though_it_says_answerable(
+    make_harness: Any,
+) -> None:
+    """A small model says "answerable" at once; the missing fact it names is searched next."""
+
+    def eager_hop(user: str) -> str:
+        if "This is the first step." in user:
+            reply = {"finding": "Ada Brook invented the Zephyr kettle", "answerable": True}
+            return json.dumps({**reply, "missing": "Ada Brook's birthplace", "next_query": ""})
+        return json.dumps({"finding": "born in Leeds", "missing": "", "answerable": True})
+
+    h = make_harness(retriever=KeywordRetriever(docs=bridge_docs()), hop=eager_hop)
+    hops = h.ask(BRIDGE)["diagnostics"]["hops"]
+    assert [hop["query"] for hop in hops] == [BRIDGE, "Ada Brook's birthplace"]
+    assert [hop["done"] for hop in hops] == [False, True]
