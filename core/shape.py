@@ -109,6 +109,14 @@ _YES_NO = re.compile(
 )
 
 
+_ASKS_WHAT = re.compile(
+    r"^\s*(who|whom|whose|what|which|where|when|why|how)\b|什么|谁|哪|几|多少|怎么|为什么|如何",
+    re.IGNORECASE,
+)
+"""A question word: "Who is the man that founded X, was knighted, and ...?" asks for a name."""
+
+
 def asks_yes_no(question: str) -> bool:
     """Whether a question asks for yes or no (an auxiliary opens a clause; 吗, 是否 in Chinese)."""
-    return bool(_YES_NO.search(question.strip()))
+    question = question.strip()
+    return bool(_YES_NO.search(question)) and not _ASKS_WHAT.search(question)

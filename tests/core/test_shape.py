@@ -66,6 +66,12 @@ def test_independent_parts(question: str, parts: bool) -> None:
         ("How long does the battery last?", False),
         ("What is the island known as?", False),
         ("Kestrel K2 的外壳防护等级是多少？", False),
+        (
+            "Who is the engineer that designed the bridge, was later knighted, and ran a firm?",
+            False,
+        ),
+        ("Which team, featured in two reports, has won more games this season?", False),
+        ("你知道这款水壶是谁发明的吗？", False),
     ],
 )
 def test_yes_no_questions_are_told_by_an_opening_auxiliary_or_a_chinese_particle(
