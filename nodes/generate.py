@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from adaptive_rag.core.citations import CITATION, cited_numbers, says_nothing, tidy
 from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.language import Language, answers_in, language_name, language_of
-from adaptive_rag.core.shape import asks_yes_no
 from adaptive_rag.knowledge.sources import (
     fuse_documents,
     merge_by_document,
@@ -200,10 +199,7 @@ def _prompt(
         docs = fuse_branches(hops, docs, ctx.k)
         update["documents"] = [RESET, *docs]
         task = prompts.HOPS_TASK.format(
-            steps=describe_hops(hops),
-            question=question,
-            if_missing=if_missing,
-            form=prompts.FORM[asks_yes_no(question)],
+            steps=describe_hops(hops), question=question, if_missing=if_missing
         )
     elif mode == "synthesis":
         branches = state.get("sub_answers") or []
@@ -226,12 +222,11 @@ def _prompt(
 def _from_sources(state: State, question: str, if_missing: str) -> str:
     """Return the task of an answer from sources, or of its rewrite after a failed fact check."""
     check = state.get("check")
-    form = prompts.FORM[asks_yes_no(question)]
     if check is None or check["grounded"]:
-        return prompts.RAG_TASK.format(question=question, if_missing=if_missing, form=form)
+        return prompts.RAG_TASK.format(question=question, if_missing=if_missing)
     feedback = str(check["feedback"] or "it made claims the sources do not support")
     return prompts.REGENERATE_TASK.format(
-        feedback=feedback, question=question, if_missing=if_missing, form=form
+        feedback=feedback, question=question, if_missing=if_missing
     )
 
 

@@ -9,16 +9,9 @@ IF_MISSING = {
 }
 """The missing-answer line, by Context decline_when_not_found (NO_ANSWER is read as a decline)."""
 
-FORM = {
-    True: "Answer in two or three sentences, beginning with yes or no (in the answer's language).",
-    False: "Answer in two or three sentences.",
-}
-"""The answer's form, by whether the question asks yes or no (a rule reads the question): a
-yes/no line in every prompt made a small model open "which ...?" answers with "Yes,"."""
-
 RAG_TASK = """Task: answer the question using only the sources above.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
-{form}
+Answer in two or three sentences; if the question asks yes or no, begin with that yes or no (in the answer's language).
 {if_missing}
 Question: {question}"""
 
@@ -33,7 +26,7 @@ HOPS_TASK = """Task: the question was searched step by step; each step noted the
 {steps}
 Answer the original question from the sources above, using the facts found.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
-{form}
+Answer in two or three sentences; if the question asks yes or no, begin with that yes or no (in the answer's language).
 {if_missing}
 Original question: {question}"""
 

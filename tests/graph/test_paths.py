@@ -423,13 +423,3 @@ def test_confident_retrieval_answers_without_grading_but_checked(make_harness: A
     assert unchecked["verified"] is False and "Unverified" not in unchecked["answer"]
     off = h.ask("How big is the Zephyr X2 kettle?", skip_checks_when_confident=False)
     assert "grade_documents" in off["diagnostics"]["steps"] and off["verified"] is True
-
-
-def test_only_a_yes_no_question_is_asked_to_open_with_yes_or_no(make_harness: Any) -> None:
-    form = generate_prompts.FORM[True]
-    h = make_harness()
-    h.ask("How big is the Zephyr X2 kettle?")
-    written = [user for role, user in h.model.calls if role == "rag"]
-    assert written and not any(form in user for user in written)
-    h.ask("Is the Zephyr X2 kettle big?")
-    assert any(form in user for role, user in h.model.calls if role == "rag")
