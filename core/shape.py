@@ -120,3 +120,19 @@ def asks_yes_no(question: str) -> bool:
     """Whether a question asks for yes or no (an auxiliary opens a clause; 吗, 是否 in Chinese)."""
     question = question.strip()
     return bool(_YES_NO.search(question)) and not _ASKS_WHAT.search(question)
+
+
+_STRAY_YES_NO = re.compile(r"^\s*(?:(?:yes|no)\s*[,.!:;，。]|是的\s*[，,。])\s*", re.IGNORECASE)
+
+
+def without_stray_yes_no(answer: str, question: str) -> str:
+    """Drop a 'Yes,'/'是的，' opening an answer to a question asking none (a small model's habit).
+
+    Measured on 250 stored answers that open so (sessions 11-12): no Acc changed; a prompt asking
+    for it instead cost 5 points (docs/benchmarks.md).
+    """
+    found = _STRAY_YES_NO.match(answer)
+    if not found or asks_yes_no(question) or not answer[found.end() :].strip():
+        return answer
+    rest = answer[found.end() :]
+    return rest[0].upper() + rest[1:]

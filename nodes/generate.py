@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from adaptive_rag.core.citations import CITATION, cited_numbers, says_nothing, tidy
 from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.language import Language, answers_in, language_name, language_of
+from adaptive_rag.core.shape import without_stray_yes_no
 from adaptive_rag.knowledge.sources import (
     fuse_documents,
     merge_by_document,
@@ -167,7 +168,7 @@ def _write(
     if reply is None:
         return None
     text, update["answer_id"] = reply.text, reply.message_id or ""
-    answer = tidy(text)
+    answer = _clean(text, state)
     problem = _problem(answer, language, from_sources)
     spent = state.get("regenerations", 0) + int(update.get("regenerations") or 0)
     if problem and spent < ctx.max_regenerations:
@@ -178,9 +179,14 @@ def _write(
             return None
         update["regenerations"] = int(update.get("regenerations") or 0) + 1
         update["answer_id"] = retry.message_id or ""
-        answer = tidy(retry.text)
+        answer = _clean(retry.text, state)
         problem = _problem(answer, language, from_sources)
     return answer, problem
+
+
+def _clean(text: str, state: State) -> str:
+    """Echoed source markup as [n], and no 'Yes,' before an answer to a question asking none."""
+    return without_stray_yes_no(tidy(text), state.get("standalone") or "")
 
 
 def _prompt(

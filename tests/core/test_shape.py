@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.core.shape import asks_yes_no, has_parts, nested_reference
+from adaptive_rag.core.shape import (
+    asks_yes_no,
+    has_parts,
+    nested_reference,
+    without_stray_yes_no,
+)
 
 
 @pytest.mark.parametrize(
@@ -78,3 +83,25 @@ def test_yes_no_questions_are_told_by_an_opening_auxiliary_or_a_chinese_particle
     question: str, yes_no: bool
 ) -> None:
     assert asks_yes_no(question) is yes_no
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "kept"),
+    [
+        ("Which company makes the Kindle?", "Yes, Amazon makes it [1].", "Amazon makes it [1]."),
+        ("Compare the two warranties.", "No. The hub has two years.", "The hub has two years."),
+        ("最后马会采取了什么措施？", "是的，马会礼聘了总经理。", "马会礼聘了总经理。"),
+        (
+            "Is the Kestrel K2 waterproof?",
+            "Yes, it is rated IP67 [1].",
+            "Yes, it is rated IP67 [1].",
+        ),
+        ("Kestrel K2 防水吗？", "是的，防护等级为 IP67。", "是的，防护等级为 IP67。"),
+        ("Which sources say so?", "No information is given.", "No information is given."),
+        ("Which company makes the Kindle?", "Yes.", "Yes."),
+    ],
+)
+def test_a_yes_or_no_opening_an_answer_to_a_question_asking_none_is_dropped(
+    question: str, answer: str, kept: str
+) -> None:
+    assert without_stray_yes_no(answer, question) == kept

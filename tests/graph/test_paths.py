@@ -89,6 +89,15 @@ def test_simple_question_retrieves_once_and_cites_its_source(make_harness: Any) 
     assert bare["messages"][-1].content == bare["answer"]
 
 
+def test_a_stray_yes_before_an_answer_to_a_which_question_is_dropped(make_harness: Any) -> None:
+    h = make_harness(rag="Yes, the Zephyr X2 holds 1.7 litres [1].")
+    out = h.ask("Which size is the Zephyr X2 kettle?")
+    assert out["answer"] == "The Zephyr X2 holds 1.7 litres [1]."
+    assert out["messages"][-1].content.startswith("The Zephyr X2 holds")
+    asked = h.ask("Is the Zephyr X2 kettle 1.7 litres?")
+    assert asked["answer"].startswith("Yes, the Zephyr X2 holds")
+
+
 def test_unparseable_classification_means_retrieve(make_harness: Any) -> None:
     h = make_harness(classify="I am not sure what you mean")
     out = h.ask("Tell me about the Zephyr X2 kettle")
