@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from adaptive_rag.cli.common import EXIT_BAD_CONFIG, OutDir, Settings, app, fail
@@ -111,14 +112,8 @@ def eval_calibrate(
         fit,
         reliability_diagram,
     )
-    from adaptive_rag.evaluation.data import read_jsonl  # noqa: PLC0415
 
-    records = [r for out in outs for r in read_jsonl(out / "results.jsonl")]
-    try:
-        fitted = fit(records)
-    except ValueError as exc:
-        raise fail(str(exc), EXIT_BAD_CONFIG) from exc
-    fitted["fitted_on"] = [str(out) for out in outs]
+    fitted = _fit_on(outs, fit)
     target = CALIBRATION_FILE if write else outs[0] / "confidence.json"
     target.write_text(json.dumps(fitted, indent=1))
     plot = reliability_diagram(fitted, outs[0] / "reliability.png")
@@ -142,16 +137,10 @@ def eval_router(
 ) -> None:
     """Fit the learned router on derived labels; compare it with rules+model on held-out folds."""
     from adaptive_rag.core.router import ROUTER_FILE  # noqa: PLC0415
-    from adaptive_rag.evaluation.data import read_jsonl  # noqa: PLC0415
     from adaptive_rag.evaluation.router_fit import fit_router  # noqa: PLC0415
     from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
 
-    records = [r for out in outs for r in read_jsonl(out / "results.jsonl")]
-    try:
-        fitted = fit_router(records)
-    except ValueError as exc:
-        raise fail(str(exc), EXIT_BAD_CONFIG) from exc
-    fitted["fitted_on"] = [str(out) for out in outs]
+    fitted = _fit_on(outs, fit_router)
     held = fitted["held_out"]
     rows = [{"router": name, **held[name]} for name in ("rules+model", "rules+learned", "oracle")]
     left_out = f" (left out, too few to hold out: {fitted['dropped']})" if fitted["dropped"] else ""
@@ -211,3 +200,22 @@ def eval_report(out: OutDir = Path("eval-out")) -> None:
     from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
 
     typer.echo(build_report(out).read_text())
+
+
+def _fit_on(
+    outs: list[Path], fit: Callable[[list[dict[str, Any]]], dict[str, Any]]
+) -> dict[str, Any]:
+    """Fit on the rows of several runs; a set that cannot be fitted is a usage error."""
+    from adaptive_rag.evaluation.data import read_jsonl  # noqa: PLC0415
+
+    missing = [str(out) for out in outs if not (out / "results.jsonl").is_file()]
+    if missing:
+        raise fail(
+            f"no results.jsonl in {', '.join(missing)} (run 'eval run' first)", EXIT_BAD_CONFIG
+        )
+    try:
+        fitted = fit([r for out in outs for r in read_jsonl(out / "results.jsonl")])
+    except ValueError as exc:
+        raise fail(str(exc), EXIT_BAD_CONFIG) from exc
+    fitted["fitted_on"] = [str(out) for out in outs]
+    return fitted

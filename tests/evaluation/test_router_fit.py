@@ -103,3 +103,10 @@ def test_write_installs_only_a_router_that_wins(
         assert weights is not None and weights.classes == ("A", "B", "C")
     else:
         assert "does not beat rules+model" in result.output
+
+
+@pytest.mark.parametrize("command", ["router", "calibrate"])
+def test_a_folder_without_results_is_named_not_a_traceback(tmp_path: Path, command: str) -> None:
+    result = CliRunner().invoke(app, ["eval", command, str(tmp_path / "no-run")])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert "no results.jsonl in" in result.output and "eval run" in result.output
