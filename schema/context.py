@@ -328,17 +328,23 @@ NOT_SHAPING_ANSWERS = frozenset(
 """Context fields that never change what answer a question gets."""
 
 
+_WRITERS = ("prompts", "core", "nodes", "graph", "knowledge", "providers", "schema")
+"""The packages whose code shapes an answer (its prompts, nodes, rules, maps and weights)."""
+
+
 @cache
 def answer_writer() -> str:
-    """Name the code an answer was written by: the package version, its prompts, its confidence map.
+    """Name the code an answer was written by: the version, and the source, maps and weights.
 
-    A cached answer from another release, prompt or map would return a stale text or confidence.
+    A cached answer from another release, or from a changed node, rule, prompt or map, would return
+    a stale text or confidence (session 13's demo recalled an answer a new rule rewrites).
     """
     digest = hashlib.sha256(_version().encode())
-    for package, suffix in (("adaptive_rag.prompts", ".py"), ("adaptive_rag.core", ".json")):
-        for item in sorted(resources.files(package).iterdir(), key=lambda i: i.name):
-            if item.name.endswith(suffix):
-                digest.update(item.name.encode() + b"\0" + item.read_bytes())
+    for package in _WRITERS:
+        items = resources.files(f"adaptive_rag.{package}").iterdir()
+        for item in sorted(items, key=lambda i: i.name):
+            if item.name.endswith((".py", ".json")):
+                digest.update(f"{package}/{item.name}".encode() + b"\0" + item.read_bytes())
     return digest.hexdigest()[:16]
 
 
