@@ -110,10 +110,12 @@ _YES_NO = re.compile(
 
 
 _ASKS_WHAT = re.compile(
-    r"^\s*(who|whom|whose|what|which|where|when|why|how)\b|什么|谁|哪|几|多少|怎么|为什么|如何",
+    r"^\s*(who|whom|whose|what|which|where|when|why|how)\b|什么|谁|哪(?!怕)|几(?!乎)|多少|怎么|为什么|如何",
     re.IGNORECASE,
 )
-"""A question word: "Who is the man that founded X, was knighted, and ...?" asks for a name."""
+"""A question word: "Who is the man that founded X, was knighted, and ...?" asks for a name.
+
+哪怕 (even if) and 几乎 (almost) are not 哪 and 几: "几乎不漏水吗？" still asks yes or no."""
 
 
 def asks_yes_no(question: str) -> bool:

@@ -77,6 +77,9 @@ def test_independent_parts(question: str, parts: bool) -> None:
         ),
         ("Which team, featured in two reports, has won more games this season?", False),
         ("你知道这款水壶是谁发明的吗？", False),
+        ("这款水壶几乎不漏水吗？", True),
+        ("哪怕下雨也能用吗？", True),
+        ("哪款水壶最省电？", False),
     ],
 )
 def test_yes_no_questions_are_told_by_an_opening_auxiliary_or_a_chinese_particle(
@@ -97,6 +100,7 @@ def test_yes_no_questions_are_told_by_an_opening_auxiliary_or_a_chinese_particle
             "Yes, it is rated IP67 [1].",
         ),
         ("Kestrel K2 防水吗？", "是的，防护等级为 IP67。", "是的，防护等级为 IP67。"),
+        ("这款水壶几乎不漏水吗？", "是的，它防水。", "是的，它防水。"),
         ("Which sources say so?", "No information is given.", "No information is given."),
         ("Which company makes the Kindle?", "Yes.", "Yes."),
     ],
