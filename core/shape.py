@@ -134,7 +134,7 @@ def without_stray_yes_no(answer: str, question: str) -> str:
     for it instead cost 5 points (docs/benchmarks.md).
     """
     found = _STRAY_YES_NO.match(answer)
-    if not found or asks_yes_no(question) or not answer[found.end() :].strip():
+    rest = answer[found.end() :] if found else ""
+    if not rest.strip() or asks_yes_no(question):
         return answer
-    rest = answer[found.end() :]
     return rest[0].upper() + rest[1:]
