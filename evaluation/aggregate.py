@@ -97,6 +97,30 @@ def by_route(records: list[Record]) -> list[dict[str, Any]]:
     ]
 
 
+def by_node(records: list[Record]) -> list[dict[str, Any]]:
+    """Where each configuration's time goes, per route: each node's median and share of the time."""
+    rows = []
+    timed = [r for r in records if r.get("node_seconds")]  # runs before it was recorded: none
+    groups = _groups(timed, lambda r: (r["dataset"], r["config"], r["route"]))
+    for (dataset, config, route), rs in groups.items():
+        total = sum(sum(r["node_seconds"].values()) for r in rs)
+        nodes = {node for r in rs for node in r["node_seconds"]}
+        for node in sorted(nodes, key=lambda n: -sum(r["node_seconds"].get(n, 0) for r in rs)):
+            times = [r["node_seconds"][node] for r in rs if node in r["node_seconds"]]
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "config": config,
+                    "route": route,
+                    "node": node,
+                    "runs": f"{len(times)}/{len(rs)}",
+                    "p50_s": round(percentile(times, 0.5), 2),
+                    "share": round(sum(times) / total, 2) if total else 0.0,
+                }
+            )
+    return rows
+
+
 def by_kind(records: list[Record]) -> list[dict[str, Any]]:
     """Acc per question type (or answerable / unanswerable) and configuration."""
     rows = []

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from adaptive_rag.evaluation.aggregate import by_kind, by_route, paired, summarize
+from adaptive_rag.evaluation.aggregate import by_kind, by_node, by_route, paired, summarize
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.labels import derive_labels, judge_router
 from adaptive_rag.evaluation.tables import table
@@ -162,7 +162,16 @@ def _answers(
 
 def _write_summary(out_dir: Path, *parts: Any) -> None:
     """Write every table of the report as JSON (summary.json)."""
-    names = ("summary", "paired", "by_route", "by_kind", "routing", "derived_routing", "canard")
+    names = (
+        "summary",
+        "paired",
+        "by_route",
+        "by_kind",
+        "routing",
+        "derived_routing",
+        "canard",
+        "by_node",
+    )
     (out_dir / "summary.json").write_text(
         json.dumps(dict(zip(names, parts, strict=True)), ensure_ascii=False, indent=2)
     )
@@ -187,10 +196,18 @@ def build_report(out_dir: Path, title: str = "Evaluation") -> Path:
         (out_dir / "labels.jsonl").write_text(
             "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in labels)
         )
-    _write_summary(out_dir, summary, pairs, routes, kinds, routing, judged, canard)
+    nodes = by_node(records)
+    _write_summary(out_dir, summary, pairs, routes, kinds, routing, judged, canard, nodes)
     parts = [f"# {title}", ""]
     if summary:
         parts += _answers(summary, pairs, kinds, routes)
+    if nodes:
+        parts += [
+            "## Where the time goes (per node and route; share of the group's time)",
+            "",
+            table(nodes),
+            "",
+        ]
     if routing:
         rows = [{"gold \\ routed": g, **routing["confusion"][g]} for g in routing["confusion"]]
         parts += [

@@ -76,6 +76,9 @@ def test_runs_three_configurations_resumes_and_reports(
     assert by[("adaptive", "q1")]["used_doc_ids"][0] == "k1"
     assert by[("adaptive", "q1")]["f1"] == 2 / 3 and by[("adaptive", "q1")]["acc"] == 1.0
     assert set(by[("adaptive", "q1")]["features"]) >= {"agreement", "grounded", "declined"}
+    for record in records:  # every node that ran is timed, and the times add up to the run's
+        assert set(record["node_seconds"]) == set(record["steps"])
+        assert sum(record["node_seconds"].values()) <= record["seconds"] + 0.01
     calls_before = len(model.calls)
     run_eval(
         str(questions),
@@ -97,6 +100,11 @@ def test_runs_three_configurations_resumes_and_reports(
     report = build_report(out).read_text()
     assert "## Answers, retrieval and cost" in report and "adaptive vs single" in report
     assert "## By question type" in report
+    assert "## Where the time goes" in report
+    timed = json.loads((out / "summary.json").read_text())["by_node"]
+    single_q = [r for r in timed if r["config"] == "single"]
+    assert {r["node"] for r in single_q} == {"intake", "retrieve", "generate", "finalize"}
+    assert all(r["runs"] == "3/3" for r in single_q) and abs(sum(r["share"] for r in single_q) - 1) < 0.03
     assert (out / "cost_vs_quality.png").stat().st_size > 1000
     assert (out / "latency_by_route.png").exists() and (out / "summary.json").exists()
 
