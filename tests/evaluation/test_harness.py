@@ -104,7 +104,10 @@ def test_runs_three_configurations_resumes_and_reports(
     timed = json.loads((out / "summary.json").read_text())["by_node"]
     single_q = [r for r in timed if r["config"] == "single"]
     assert {r["node"] for r in single_q} == {"intake", "retrieve", "generate", "finalize"}
-    assert all(r["runs"] == "3/3" for r in single_q) and abs(sum(r["share"] for r in single_q) - 1) < 0.03
+    assert (
+        all(r["runs"] == "3/3" for r in single_q)
+        and abs(sum(r["share"] for r in single_q) - 1) < 0.03
+    )
     assert (out / "cost_vs_quality.png").stat().st_size > 1000
     assert (out / "latency_by_route.png").exists() and (out / "summary.json").exists()
 
