@@ -133,7 +133,7 @@ def _route_by_model(question: str, ctx: Context, services: Services, update: Upd
         SystemMessage(prompts.SYSTEM.format(kb_description=ctx.kb_description)),
         HumanMessage(prompts.USER.format(question=question)),
     ]
-    text = ask(update, "classify", services.fast, ctx, messages, "retrieving")
+    text = ask(update, "classify", services.router, ctx, messages, "retrieving")
     if text is None:  # model down or misconfigured: retrieve, the safe default
         update["route"] = Route(
             category="simple", reason="classifier unavailable", method="default"

@@ -48,7 +48,7 @@ def decompose(state: State, runtime: Runtime[Context], services: Services) -> Up
         HumanMessage(prompts.USER.format(question=question)),
     ]
     then = "answered as simple"
-    parsed = ask_json(update, "decompose", services.chat, ctx, messages, SubQuestions, then)
+    parsed = ask_json(update, "decompose", services.splitter, ctx, messages, SubQuestions, then)
     if parsed is None:
         update["shape"] = None
         return update

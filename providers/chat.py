@@ -7,6 +7,7 @@ import math
 import os
 import re
 import threading
+import warnings
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -56,13 +57,41 @@ _MODELS: dict[str, BaseChatModel] = {}
 _MODELS_LOCK = threading.Lock()
 
 
-def load_chat_model(spec: str) -> BaseChatModel:
-    """Build (once per process) the chat model named by a provider:model spec."""
+LANE_CONTEXT = 1024
+"""Tokens of an embedded lane's own context: fixed instructions and one question fit."""
+
+
+def load_chat_model(spec: str, lane: str = "") -> BaseChatModel:
+    """Build (once per process) the chat model named by a provider:model spec.
+
+    A `lane` names a task whose fixed instructions open every prompt (classify, decompose): the
+    embedded model gives it a llama.cpp context of its own over the same weights, so those
+    instructions stay computed between questions (providers/local_lanes.py). A provider keeps
+    prefixes itself (prompt caching): one client serves every lane.
+    """
     resolved = resolve_model_spec(spec)
     with _MODELS_LOCK:
         if resolved not in _MODELS:
             _MODELS[resolved] = _build_chat_model(resolved)
-        return _MODELS[resolved]
+        model = _MODELS[resolved]
+        if not lane or not resolved.startswith("local:"):
+            return model
+        key = f"{resolved}#{lane}"
+        if key not in _MODELS:
+            _MODELS[key] = _lane_of(model)
+        return _MODELS[key]
+
+
+def _lane_of(model: BaseChatModel) -> BaseChatModel:
+    """Open a lane over the embedded model; if this llama-cpp-python cannot, share the model."""
+    from adaptive_rag.providers.local_lanes import open_lane  # noqa: PLC0415 - optional
+
+    try:
+        return open_lane(model, LANE_CONTEXT)
+    except Exception as exc:  # a lane is a speed-up: without one every call is still answered
+        note = f"no llama.cpp lane ({exc}); the task shares the model's context"
+        warnings.warn(note, stacklevel=3)
+        return model
 
 
 def _build_chat_model(spec: str) -> BaseChatModel:

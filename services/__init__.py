@@ -91,17 +91,25 @@ class Services:
     )
     """Model classifications of questions already seen by this graph."""
 
-    def chat(self, ctx: Context) -> BaseChatModel:
-        """Return the answer-writing model."""
-        return self.chat_model or load_chat_model(ctx.chat_model)
+    def chat(self, ctx: Context, lane: str = "") -> BaseChatModel:
+        """Return the answer-writing model (a lane: see `load_chat_model`)."""
+        return self.chat_model or load_chat_model(ctx.chat_model, lane)
 
-    def fast(self, ctx: Context) -> BaseChatModel:
+    def fast(self, ctx: Context, lane: str = "") -> BaseChatModel:
         """Return the model for classify, grade and self-check."""
         if self.fast_model is not None:
             return self.fast_model
         if ctx.fast_model == "auto":
-            return self.chat(ctx)
-        return load_chat_model(ctx.fast_model)
+            return self.chat(ctx, lane)
+        return load_chat_model(ctx.fast_model, lane)
+
+    def router(self, ctx: Context) -> BaseChatModel:
+        """Return the fast model in classify's own lane (its instructions stay computed)."""
+        return self.fast(ctx, "classify")
+
+    def splitter(self, ctx: Context) -> BaseChatModel:
+        """Return the chat model in decompose's own lane (its instructions stay computed)."""
+        return self.chat(ctx, "decompose")
 
     def retriever_for(self, ctx: Context) -> BaseRetriever:
         """Return the knowledge-base retriever, scoped to who is asking.

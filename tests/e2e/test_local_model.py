@@ -224,3 +224,22 @@ def test_the_same_question_again_comes_from_the_answer_cache(ask: Any) -> None:
     if first["verified"] and not first["failures"]:  # only grounded answers are kept
         assert again["diagnostics"]["answer_cache"] == "hit"
         assert again["diagnostics"]["model_calls"] == 0 and again["answer"] == first["answer"]
+
+
+def test_classify_keeps_its_instructions_computed_in_its_own_lane() -> None:
+    from adaptive_rag.providers.chat import LOCAL_MODEL, load_chat_model
+    from adaptive_rag.providers.local_lanes import open_lane
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+    answers, routes = load_chat_model(LOCAL_MODEL), load_chat_model(LOCAL_MODEL, "classify")
+    assert routes.client is not answers.client  # type: ignore[attr-defined]
+    assert routes.client._model.loaded is answers.client._model  # type: ignore[attr-defined]
+    instructions = SystemMessage("Route the question: reply general, simple or complex. " * 8)
+    routes.invoke([instructions, HumanMessage("Question: what is 2+2?")])
+    answers.invoke([HumanMessage("A prompt of another node, which the shared context keeps.")])
+    second = routes.invoke([instructions, HumanMessage("Question: who wrote Hamlet?")])
+    usage = second.usage_metadata or {}
+    reused = usage.get("input_token_details", {}).get("cache_read", 0)
+    assert reused >= usage.get("input_tokens", 0) - 12  # only the new question was computed
+    lane = open_lane(answers, 256)  # the weights are lent, never loaded again
+    assert lane.client.n_ctx() == 256  # type: ignore[attr-defined]

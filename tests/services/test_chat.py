@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.providers import chat
+from adaptive_rag.providers import chat, local_lanes, local_model
 from adaptive_rag.providers.chat import (
     ModelUnavailableError,
     StructuredOutputError,
@@ -77,3 +77,43 @@ def test_models_are_built_once_per_process(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     monkeypatch.setattr(chat, "_MODELS", {})
     assert chat.load_chat_model("openai:gpt-4o-mini") is chat.load_chat_model("openai:gpt-4o-mini")
+
+
+def test_a_lane_is_its_own_embedded_context_and_one_client_on_a_provider(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    loads: list[int] = []
+    lanes: list[tuple[object, int]] = []
+
+    def fake_local(max_tokens: int = 512, n_ctx: int = 4096) -> object:
+        loads.append(n_ctx)
+        return object()
+
+    def fake_lane(model: object, n_ctx: int) -> object:
+        lanes.append((model, n_ctx))
+        return object()
+
+    monkeypatch.setattr(local_model, "load_local_model", fake_local)
+    monkeypatch.setattr(local_lanes, "open_lane", fake_lane)
+    answers = chat.load_chat_model(chat.LOCAL_MODEL)
+    routes = chat.load_chat_model(chat.LOCAL_MODEL, "classify")
+    splits = chat.load_chat_model(chat.LOCAL_MODEL, "decompose")
+    assert len({id(answers), id(routes), id(splits)}) == 3  # three contexts
+    assert chat.load_chat_model(chat.LOCAL_MODEL, "classify") is routes  # each opened once
+    assert loads == [4096]  # over one load of the weights
+    assert lanes == [(answers, chat.LANE_CONTEXT), (answers, chat.LANE_CONTEXT)]
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    hosted = chat.load_chat_model("openai:gpt-4o-mini")
+    assert chat.load_chat_model("openai:gpt-4o-mini", "classify") is hosted
+
+
+def test_a_lane_that_cannot_open_shares_the_model_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(model: object, n_ctx: int) -> object:
+        raise AttributeError("module 'llama_cpp.llama' has no attribute 'internals'")
+
+    monkeypatch.setattr(local_model, "load_local_model", lambda: "the model")
+    monkeypatch.setattr(local_lanes, "open_lane", broken)
+    with pytest.warns(UserWarning, match="no llama.cpp lane"):
+        assert chat.load_chat_model(chat.LOCAL_MODEL, "classify") == "the model"
