@@ -126,6 +126,7 @@ def configurations(
                 **ctx_args,
                 "max_rewrites": Context(**ctx_args).max_rewrites + 1,
                 "skip_checks_when_confident": False,
+                "check_below": 1.0,  # assess's odds never spare the check here
             }
         ),
         "single": Context(**ctx_args),
