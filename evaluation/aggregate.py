@@ -103,10 +103,12 @@ def by_node(records: list[Record]) -> list[dict[str, Any]]:
     timed = [r for r in records if r.get("node_seconds")]  # runs before it was recorded: none
     groups = _groups(timed, lambda r: (r["dataset"], r["config"], r["route"]))
     for (dataset, config, route), rs in groups.items():
-        total = sum(sum(r["node_seconds"].values()) for r in rs)
-        nodes = {node for r in rs for node in r["node_seconds"]}
-        for node in sorted(nodes, key=lambda n: -sum(r["node_seconds"].get(n, 0) for r in rs)):
-            times = [r["node_seconds"][node] for r in rs if node in r["node_seconds"]]
+        timings: dict[str, list[float]] = {}
+        for r in rs:
+            for node, seconds in r["node_seconds"].items():
+                timings.setdefault(node, []).append(seconds)
+        total = sum(sum(times) for times in timings.values())
+        for node, times in sorted(timings.items(), key=lambda item: -sum(item[1])):
             rows.append(
                 {
                     "dataset": dataset,

@@ -5,8 +5,8 @@ shares one layout, so they reuse each other's prefix; classify and decompose ope
 fixed instructions, which the other nodes' prompts evict from the one context before the next
 question. A lane keeps them computed. llama.cpp runs many contexts over one model
 (`llama_init_from_model`); llama-cpp-python's `Llama` loads a model per object, so a lane is a
-`Llama` built over the owner's model (measured: +37 MB and 0.03 s, where a second load costs
-+680 MB of repacked weights and a second or more).
+`Llama` built over the owner's model (measured: about +34 MB and 0.03 s each, where a second
+load costs +680 MB of repacked weights and a second or more).
 """
 
 from __future__ import annotations
