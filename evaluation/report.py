@@ -189,7 +189,8 @@ def build_report(out_dir: Path, title: str = "Evaluation") -> Path:
     summary = summarize(records)
     routes = by_route(records)
     kinds = by_kind(records)
-    pairs = paired(records) + paired(records, "multi")
+    configs = dict.fromkeys(r["config"] for r in records if r["config"] != "single")
+    pairs = [row for config in configs for row in paired(records, config)]  # each vs single-shot
     labels = derive_labels(records)
     judged = judge_router(records, labels) if labels else None
     if labels:  # anyone can re-derive them for their own model and corpus

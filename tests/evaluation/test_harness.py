@@ -99,6 +99,7 @@ def test_runs_three_configurations_resumes_and_reports(
     )
     report = build_report(out).read_text()
     assert "## Answers, retrieval and cost" in report and "adaptive vs single" in report
+    assert "full vs single" in report  # every configuration is paired with single-shot
     assert "## By question type" in report
     assert "## Where the time goes" in report
     timed = json.loads((out / "summary.json").read_text())["by_node"]
