@@ -29,6 +29,8 @@ def chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 AGREEMENT_DEPTH = 3
+CHANNELS = ("vector", "keyword")
+"""The search channels; each returned chunk carries its `<channel>_rank` and `<channel>_score`."""
 
 
 class RetrievalDegradedError(RuntimeError):
@@ -52,6 +54,7 @@ class HybridRetriever(BaseRetriever):
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun | None = None
     ) -> list[Document]:
         rankings: list[list[str]] = []
+        channel_hits: dict[str, dict[str, tuple[int, float]]] = {}
         failures: list[str] = []
         channels: dict[str, Callable[[], list[tuple[str, float]]]] = {
             "vector": lambda: self.kb.vector_search(
@@ -66,11 +69,16 @@ class HybridRetriever(BaseRetriever):
             if self.mode not in ("hybrid", name):
                 continue
             try:
-                rankings.append([cid for cid, _ in search()])
+                found = search()
             except Exception as exc:  # one channel down (embedding model, index): use the other
                 if self.mode != "hybrid" or failures:
                     raise
                 failures.append(f"{name} search failed ({describe(exc)})")
+                continue
+            rankings.append([cid for cid, _ in found])
+            channel_hits[name] = {
+                cid: (rank, score) for rank, (cid, score) in enumerate(found, start=1)
+            }
         fused = reciprocal_rank_fusion(rankings)
         # both channels put it in their top 3: a free, strong relevance signal (see retrieve node)
         agreed = (
@@ -84,9 +92,16 @@ class HybridRetriever(BaseRetriever):
             if matches(doc.metadata, self.metadata_filter) and self.reader.may_read(doc.metadata):
                 docs.append(doc)
         scores = dict(fused)
+        fused_rank = {cid: rank for rank, (cid, _) in enumerate(fused, start=1)}
         for doc in docs:
-            doc.metadata["score"] = round(scores.get(str(doc.id), 0.0), 5)
-            doc.metadata["agreement"] = str(doc.id) in agreed
+            cid = str(doc.id)
+            doc.metadata["score"] = round(scores.get(cid, 0.0), 5)
+            doc.metadata["rank"] = fused_rank.get(cid, 0)
+            doc.metadata["agreement"] = cid in agreed
+            for name in CHANNELS:  # rank 0: this channel did not find it (or did not run)
+                rank, score = channel_hits.get(name, {}).get(cid, (0, 0.0))
+                doc.metadata[f"{name}_rank"] = rank
+                doc.metadata[f"{name}_score"] = round(float(score), 5)
         docs = docs[: self.k]
         if failures:
             if not docs:

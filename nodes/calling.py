@@ -8,6 +8,7 @@ from typing import TypeVar
 from adaptive_rag.core.failures import Part, failed
 from adaptive_rag.providers.chat import Reply, call_model, call_yes_no, parse_json
 from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.state import JudgeMethod, Judgment
 from adaptive_rag.schema.updates import Update
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
@@ -43,6 +44,27 @@ def note_failure(update: Update, node: str, part: Part, exc: BaseException, then
     note(update, described["note"])
 
 
+def judged(
+    update: Update,
+    node: str,
+    method: JudgeMethod,
+    score: float | None,
+    verdict: str,
+    detail: str = "",
+) -> Judgment:
+    """Record a judgment in a node's update (after any it already holds) and return it."""
+    judgment = Judgment(
+        node=node,
+        method=method,
+        score=None if score is None else round(float(score), 4),
+        verdict=verdict,
+        detail=detail,
+    )
+    earlier = [j for j in update.get("judgments") or [] if not isinstance(j, str)]
+    update["judgments"] = [*earlier, judgment]
+    return judgment
+
+
 def count(update: Update, reply: Reply) -> None:
     """Add a call's cost to a node's update, which may already hold an earlier call's."""
     update["model_calls"] = _number(update.get("model_calls")) + 1
@@ -73,9 +95,12 @@ def ask_streamed(
     *,
     stream: bool = True,
 ) -> Reply | None:
-    """Call a model whose tokens stream to chat clients (the answer); return the whole reply."""
+    """Call a model whose tokens stream to chat clients (the answer); return the whole reply.
+
+    A streamed answer also brings its tokens' log-probabilities where the model gives them.
+    """
     try:
-        reply = call_model(model(ctx), messages, stream=stream)
+        reply = call_model(model(ctx), messages, stream=stream, logprobs=stream)
     except Exception as exc:
         note_failure(update, node, "model", exc, then)
         return None

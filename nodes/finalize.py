@@ -187,6 +187,7 @@ def diagnostics(state: State, cache: Literal["off", "miss", "hit"], *notes: str)
             "hops": list(state.get("hops") or []),
             "answer_cache": cache,
             "support": state.get("support"),
+            "judgments": list(state.get("judgments") or []),
         },
     )
 

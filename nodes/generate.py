@@ -168,6 +168,7 @@ def _write(
     if reply is None:
         return None
     text, update["answer_id"] = reply.text, reply.message_id or ""
+    update["answer_logprob"] = reply.logprob
     answer = _clean(text, state)
     problem = _problem(answer, language, from_sources)
     spent = state.get("regenerations", 0) + int(update.get("regenerations") or 0)
@@ -179,6 +180,7 @@ def _write(
             return None
         update["regenerations"] = int(update.get("regenerations") or 0) + 1
         update["answer_id"] = retry.message_id or ""
+        update["answer_logprob"] = retry.logprob
         answer = _clean(retry.text, state)
         problem = _problem(answer, language, from_sources)
     return answer, problem

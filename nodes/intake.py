@@ -105,9 +105,11 @@ def _fresh_turn(ctx: Context, services: Services) -> Update:
         "best_score": -1,
         "best_sources": [],
         "answer_id": "",
+        "answer_logprob": None,
         "best_id": "",
         "steps": [RESET, "intake"],
         "notes": RESET,
+        "judgments": RESET,
         "failures": RESET,
     }
     for name in COUNTERS:

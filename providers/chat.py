@@ -149,6 +149,8 @@ class Reply:
     """For a yes/no question: the probability of yes (log-probabilities, else the text's 1/0)."""
     odds: bool = False
     """Whether `yes` came from log-probabilities: a score thresholds can be measured on."""
+    logprob: float | None = None
+    """Mean log-probability of the reply's tokens as written (None when the model gave none)."""
 
 
 def constrain_json(model: BaseChatModel, schema: type[BaseModel] | None) -> Runnable[Any, Any]:
@@ -189,13 +191,26 @@ def call_model(
     schema: type[BaseModel] | None = None,
     *,
     stream: bool = False,
+    logprobs: bool = False,
 ) -> Reply:
     """Invoke a chat model (JSON-constrained when a schema is given); return text and usage.
 
     Only a call with `stream=True` (the answer) streams its tokens in LangGraph's `messages`
     mode; every other call is tagged `nostream`, so a chat UI never shows a grader's JSON.
+    `logprobs` asks a model that gives them for its tokens' log-probabilities (Reply.logprob).
     """
-    return _invoke(constrain_json(model, schema), messages, stream)[1]
+    runnable = constrain_json(model, schema)
+    if logprobs and getattr(model, "_llm_type", "") in ("llama-cpp-python", "openai-chat"):
+        runnable = runnable.bind(logprobs=True, top_logprobs=1)
+    message, reply = _invoke(runnable, messages, stream)
+    return replace(reply, logprob=mean_logprob(message.response_metadata or {}))
+
+
+def mean_logprob(metadata: dict[str, Any]) -> float | None:
+    """Return the mean log-probability of the written tokens, or None when none were given."""
+    content = (metadata.get("logprobs") or {}).get("content") or []
+    values = [float(t["logprob"]) for t in content if t.get("logprob") is not None]
+    return sum(values) / len(values) if values else None
 
 
 def _invoke(

@@ -218,7 +218,13 @@ class _Odds:
 
         shifted = logits - logits.max()
         logprobs = shifted - np.log(np.exp(shifted).sum())
-        best = np.argsort(-logprobs)[: self.top]
+        if self.top == 1:
+            best = [int(np.argmax(logprobs))]
+        elif self.top < len(logprobs):  # the few best without sorting the whole vocabulary
+            few = np.argpartition(-logprobs, self.top)[: self.top]
+            best = [int(i) for i in few[np.argsort(-logprobs[few])]]
+        else:
+            best = [int(i) for i in np.argsort(-logprobs)]
         top = [
             {
                 "token": self.client.detokenize([int(i)]).decode(errors="replace"),

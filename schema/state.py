@@ -144,6 +144,25 @@ class SelfCheck(TypedDict):
     """False when the checker's output could not be read (verdict is the safe default)."""
 
 
+JudgeMethod = Literal["fitted", "model", "rule"]
+"""How a judgment was made: a fitted model over signals, a prompt to the chat model, or a rule."""
+
+
+class Judgment(TypedDict):
+    """One judgment of the turn (relevance, answerability, grounding, shape) and its grounds."""
+
+    node: str
+    """The node that judged (grade_documents, assess, self_check, decompose, ...)."""
+    method: JudgeMethod
+    """fitted, model or rule."""
+    score: float | None
+    """The probability or share the verdict was read from (None when there is none)."""
+    verdict: str
+    """What was decided, in a word or two (correct, ambiguous, answer, decline, grounded, ...)."""
+    detail: str
+    """Why, for people: the fallback taken, the sentences without support, ..."""
+
+
 class Diagnostics(TypedDict):
     """What the run cost and what went wrong, for callers and dashboards."""
 
@@ -165,6 +184,8 @@ class Diagnostics(TypedDict):
     """Whether this answer came from the answer cache (0 model calls) or was written now."""
     support: float | None
     """How likely the sources state the answer, as assessed before writing (None: not assessed)."""
+    judgments: list[Judgment]
+    """Every judgment of the turn in order, each with its method and score."""
 
 
 class TurnSettings(TypedDict, total=False):
@@ -293,6 +314,8 @@ class State(InputState, OutputState, total=False):
     """The sources best_answer cites."""
     answer_id: str
     """Message id of the latest answer's streamed tokens; the final AI message keeps it."""
+    answer_logprob: float | None
+    """Mean log-probability of the latest answer's tokens (None when the model gave none)."""
     best_id: str
     """Message id of best_answer's tokens."""
     recalled: Recall | None
@@ -314,6 +337,8 @@ class State(InputState, OutputState, total=False):
     """Nodes run this turn, in order."""
     notes: Annotated[list[str], extend_or_reset]
     """What degraded or failed this turn, in plain words."""
+    judgments: Annotated[list[Judgment], extend_or_reset]
+    """Judgments made this turn, in order (see Judgment)."""
 
 
 class SubQuestionState(TypedDict):

@@ -17,6 +17,7 @@ from adaptive_rag.schema.state import (
     Diagnostics,
     GenerationMode,
     Hop,
+    Judgment,
     Recall,
     Relevance,
     Route,
@@ -80,6 +81,7 @@ class Update(TypedDict, total=False):
     best_score: int
     best_sources: list[Source]
     answer_id: str
+    answer_logprob: float | None
     best_id: str
     recalled: Recall | None
     rejected: list[Document]
@@ -95,3 +97,4 @@ class Update(TypedDict, total=False):
     tokens_cached: Count
     steps: Log
     notes: Log
+    judgments: Sequence[Judgment | Reset] | Reset

@@ -54,3 +54,20 @@ def test_small_to_big_returns_whole_sections_once(open_kb: Any, tmp_path: Path) 
     big = HybridRetriever(kb=kb, k=3, small_to_big=True).invoke("Osprey drone battery")
     assert len(small) == 3 and len(big) == 1
     assert len(big[0].page_content) > max(len(d.page_content) for d in small)
+
+
+def test_each_chunk_keeps_its_rank_and_score_in_both_channels(open_kb: Any) -> None:
+    kb = open_kb()
+    kb.ingest([str(SAMPLE)], progress=False)
+    question = "How long does the Kestrel K2 battery last?"
+    docs = HybridRetriever(kb=kb, k=4).invoke(question)
+    vector = [cid for cid, _ in kb.vector_search(question, 20)]
+    keyword = dict(kb.keyword_search(question, 20))
+    assert [d.metadata["rank"] for d in docs] == [1, 2, 3, 4]
+    for doc in docs:
+        meta = doc.metadata
+        assert meta["vector_rank"] == (vector.index(doc.id) + 1 if doc.id in vector else 0)
+        assert meta["keyword_score"] == round(keyword.get(str(doc.id), 0.0), 5)
+        assert (meta["keyword_rank"] > 0) == (str(doc.id) in keyword)
+    only_keyword = HybridRetriever(kb=kb, k=4, mode="keyword").invoke(question)
+    assert all(d.metadata["vector_rank"] == 0 for d in only_keyword)

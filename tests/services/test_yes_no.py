@@ -86,3 +86,11 @@ def test_the_embedded_model_reports_odds_from_the_logits_it_samples(
     assert p == pytest.approx(math.e / (math.e + 1), abs=1e-5)
     plain = _write(OddsLlama([0.0, 0.0, 0.0]), [], {"max_tokens": 1}, None)
     assert plain.logprobs == []  # odds only when asked for
+
+
+def test_a_reply_reports_the_mean_log_probability_of_its_tokens() -> None:
+    from adaptive_rag.providers.chat import mean_logprob
+
+    content = [{"token": "a", "logprob": -0.5}, {"token": "b", "logprob": -1.5}]
+    assert mean_logprob({"logprobs": {"content": content}}) == -1.0
+    assert mean_logprob({}) is None
