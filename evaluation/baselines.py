@@ -34,6 +34,14 @@ def _builder() -> StateGraph[Any, Any, Any, Any]:
     )
 
 
+def _from_intake(first: str) -> dict[str, str]:
+    """Map intake's edge onto a baseline: a question (cached or not) goes to `first`.
+
+    A baseline keeps no answer cache: the graph's `recall` and `classify` both start its path.
+    """
+    return {"recall": first, "classify": first, "finalize": "finalize"}
+
+
 def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -> Any:
     """Build the full pipeline: rewrite, retrieve, grade, assess, generate, self-check; no routing.
 
@@ -55,9 +63,7 @@ def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -
     ):
         b.add_node(node.__name__, bind(node, services))
     b.add_edge(START, "intake")
-    b.add_conditional_edges(
-        "intake", edges.after_intake, {"classify": "transform_query", "finalize": "finalize"}
-    )
+    b.add_conditional_edges("intake", edges.after_intake, _from_intake("transform_query"))
     b.add_conditional_edges("transform_query", edges.after_transform)
     b.add_edge("retrieve", "grade_documents")  # the full pipeline always grades
     b.add_conditional_edges("grade_documents", edges.after_grading)
@@ -77,9 +83,7 @@ def build_single_shot(services: Services, checkpointer: Checkpointer = None) -> 
     for node in (intake, retrieve, generate, finalize):
         b.add_node(node.__name__, bind(node, services))
     b.add_edge(START, "intake")
-    b.add_conditional_edges(
-        "intake", edges.after_intake, {"classify": "retrieve", "finalize": "finalize"}
-    )
+    b.add_conditional_edges("intake", edges.after_intake, _from_intake("retrieve"))
     b.add_edge("retrieve", "generate")
     b.add_edge("generate", "finalize")
     b.add_edge("finalize", END)
@@ -93,9 +97,7 @@ def build_no_retrieval(services: Services, checkpointer: Checkpointer = None) ->
         b.add_node(node.__name__, bind(node, services))
     b.add_node("as_general", _as_general)
     b.add_edge(START, "intake")
-    b.add_conditional_edges(
-        "intake", edges.after_intake, {"classify": "as_general", "finalize": "finalize"}
-    )
+    b.add_conditional_edges("intake", edges.after_intake, _from_intake("as_general"))
     b.add_edge("as_general", "generate")
     b.add_edge("generate", "finalize")
     b.add_edge("finalize", END)
@@ -113,9 +115,7 @@ def build_multi_step(services: Services, checkpointer: Checkpointer = None) -> A
     for node in (intake, hop, generate, finalize):
         b.add_node(node.__name__, bind(node, services))
     b.add_edge(START, "intake")
-    b.add_conditional_edges(
-        "intake", edges.after_intake, {"classify": "hop", "finalize": "finalize"}
-    )
+    b.add_conditional_edges("intake", edges.after_intake, _from_intake("hop"))
     b.add_conditional_edges("hop", edges.after_hop)
     b.add_edge("generate", "finalize")
     b.add_edge("finalize", END)
