@@ -1,7 +1,7 @@
 """Task for grading all retrieved documents in one call (CRAG evaluator), after the sources."""
 
-# Labels, not 0-10 scores: on SQuAD2 gold documents the 1.5B local model kept the gold document
-# 14/15 times with labels and 6/15 with numeric scores (docs/benchmarks.md).
+# Labels, not 0-10 scores: a small model keeps the gold document far more often with labels
+# (docs/decisions.md).
 TASK = """Task: judge whether each source above helps answer the question.
 For each source, in order, answer:
 - "yes": it contains the answer or facts needed for it

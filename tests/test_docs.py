@@ -32,3 +32,37 @@ def test_env_example_lists_every_variable_the_code_reads() -> None:
     assert names >= {"OPENAI_API_KEY", "CHROMA_HOST", "ADAPTIVE_RAG_DATA"}
     for name in names:
         assert f"{name}=" in example, f".env.example is missing {name}"
+
+
+DOCS = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md", "docs/*.md", "benchmarks/README.md"]
+WORK_PERIOD = re.compile(r"\bsessions?\s+\d|\bs\d{1,2}\b|eval-out/[si]\d", re.IGNORECASE)
+
+
+def _docs() -> list[Path]:
+    root = Path(__file__).resolve().parents[1]
+    return sorted(p for pattern in DOCS for p in root.glob(pattern))
+
+
+def _anchors(markdown: str) -> set[str]:
+    """Return the anchors GitHub gives the headings of a Markdown text."""
+    headings = re.findall(r"^#+\s+(.+?)\s*$", re.sub(r"```.*?```", "", markdown, flags=re.S), re.M)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+
+
+def test_relative_links_in_the_docs_reach_a_file_and_heading() -> None:
+    for doc in _docs():
+        text = doc.read_text()
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # a web address
+            path, _, anchor = target.partition("#")
+            linked = (doc.parent / path).resolve() if path else doc
+            assert linked.exists(), f"{doc.name} links to {target}, which does not exist"
+            if anchor and linked.suffix == ".md":
+                assert anchor in _anchors(linked.read_text()), f"{doc.name}: no heading {target}"
+
+
+def test_the_docs_name_no_work_periods() -> None:
+    for doc in _docs():
+        for number, line in enumerate(doc.read_text().splitlines(), start=1):
+            assert not WORK_PERIOD.search(line), f"{doc.name}:{number}: {line.strip()}"
