@@ -1,8 +1,10 @@
 """The Chinese side of core.terms: jieba's words and proper nouns, loaded on first use.
 
-jieba's part-of-speech tagger (`jieba.posseg`) tags people (nr), places (ns), organisations (nt)
-and other proper nouns (nz); its hidden Markov model finds words its dictionary lacks (most
-foreign names and new product names), so it stays on. jieba logs "Building prefix dict..." on
+Words are cut by jieba (its hidden Markov model finds words its dictionary lacks) and tagged by
+the part-of-speech table of `jieba.posseg`: people (nr), places (ns), organisations (nt) and other
+proper nouns (nz) are names. posseg's own tagger also guesses tags for words outside its
+dictionary, but at many times the cost (docs/benchmarks.md), too slow for every chunk at ingest;
+words outside the dictionary are content words here. jieba logs "Building prefix dict..." on
 first use: its logger is set to warnings before anything is cut, so nothing prints.
 """
 
@@ -33,12 +35,13 @@ STOP = frozenset(
 
 
 @cache
-def _posseg() -> Any:
+def _jieba() -> tuple[Any, dict[str, str]]:
+    """Return jieba and its word -> part-of-speech table, loading both quietly on first use."""
     import jieba  # noqa: PLC0415 - loads its dictionary on first use
     import jieba.posseg  # noqa: PLC0415
 
     jieba.setLogLevel(logging.WARNING)
-    return jieba.posseg
+    return jieba, jieba.posseg.dt.word_tag_tab
 
 
 def names_and_words(text: str) -> tuple[set[str], set[str]]:
@@ -51,10 +54,11 @@ def names_and_words(text: str) -> tuple[set[str], set[str]]:
     words: set[str] = set()
     if not CJK.search(text):
         return names, words
-    for token in _posseg().cut(text):
-        word, flag = token.word, token.flag
+    jieba, tags = _jieba()
+    for word in jieba.cut(text):
         if not CJK.search(word):
             continue
+        flag = tags.get(word, "")
         if flag.startswith(_NAME_TAGS) and len(word) > 1:
             names.add(word)
         elif len(word) > 1 and flag not in _NOT_CONTENT_TAGS and word not in STOP:
