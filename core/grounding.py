@@ -23,7 +23,7 @@ else in the text changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -140,16 +140,21 @@ def _checkable(claim: _Claim, source: str) -> Terms:
     )
 
 
-def _judge(claim: _Claim, found: Sequence[Terms], checkable: Sequence[Terms]) -> Verdict:
-    """Judge a claim against sources taken together, from what each holds and can be checked for."""
-    held = _union(found)
-    can = _union(checkable)
-    needed = Terms(
+def _needed(claim: _Claim, can: Terms) -> Terms:
+    """Return what sources must hold of a claim: the needed terms they can be checked for."""
+    return Terms(
         claim.needed.names & can.names,
         claim.needed.numbers,
         claim.needed.words & can.words,
         claim.needed.quotes & can.quotes,
     )
+
+
+def _judge(claim: _Claim, found: Sequence[Terms], checkable: Sequence[Terms]) -> Verdict:
+    """Judge a claim against sources taken together, from what each holds and can be checked for."""
+    held = _union(found)
+    can = _union(checkable)
+    needed = _needed(claim, can)
     if needed.facts() - held.facts():
         return "no"
     if needed.words:
@@ -191,41 +196,48 @@ def _check(sentence: Sentence, sources: Sequence[str], question: str) -> Sentenc
     def verdict(numbers: Sequence[int]) -> Verdict:
         return _judge(claim, [found[n] for n in numbers], [checkable[n] for n in numbers])
 
-    alone = {n: verdict([n]) for n in listed}
-    supporting = [n for n in listed if alone[n] == "yes"]
-
-    def rank(n: int) -> tuple[int, int, bool, int]:
-        return (len(found[n].words), len(found[n].facts()), n in valid, -n)
-
-    keep: list[int] = [n for n in valid if alone[n] == "yes"]
-    status: Status = "supported"
-    if not keep and valid and verdict(valid) == "yes":
-        keep = list(valid)
-        for n in reversed(valid):
-            if len(keep) > 1 and verdict([m for m in keep if m != n]) == "yes":
-                keep.remove(n)
-        supporting = keep
-    elif not keep and supporting:
-        keep = [max(supporting, key=rank)]
-    elif not keep:
-        keep = [n for n in valid if alone[n] == "unknown"]
-        unknown = keep or (not valid and any(v == "unknown" for v in alone.values()))
-        status = "unchecked" if unknown else "unsupported"
+    keep, supporting, status = _choose(valid, listed, verdict, found)
     consulted = valid or list(listed)
-    held = _union(found[n] for n in consulted)
-    can = _union(checkable[n] for n in consulted)
-    missing = Terms(
-        claim.needed.names & can.names - held.names,
-        claim.needed.numbers - held.numbers,
-        claim.needed.words & can.words - held.words,
-        claim.needed.quotes & can.quotes - held.quotes,
-    )
+    missing = _needed(claim, _union(checkable[n] for n in consulted))
+    missing -= _union(found[n] for n in consulted)
     message = _message(sentence, valid) if status == "unsupported" else ""
     if message and len(missing):
         message += f" (not found: {missing.describe()})"
     return SentenceCheck(
         sentence.text, sentence.cites, tuple(keep), tuple(supporting), missing, status, message
     )
+
+
+def _choose(
+    valid: Sequence[int],
+    listed: Sequence[int],
+    verdict: Callable[[Sequence[int]], Verdict],
+    found: dict[int, Terms],
+) -> tuple[list[int], list[int], Status]:
+    """Return the citations to keep, the sources that support the sentence, and its status.
+
+    Cited sources that support it alone are kept; else the cited ones that do together (as few
+    as do); else the listed source that holds most of it; else the cited ones that cannot be
+    checked, and the sentence is unchecked or unsupported.
+    """
+    alone = {n: verdict([n]) for n in listed}
+    supporting = [n for n in listed if alone[n] == "yes"]
+    keep = [n for n in valid if alone[n] == "yes"]
+    if keep:
+        return keep, supporting, "supported"
+    if valid and verdict(valid) == "yes":
+        keep = list(valid)
+        for n in reversed(valid):
+            if len(keep) > 1 and verdict([m for m in keep if m != n]) == "yes":
+                keep.remove(n)
+        return keep, keep, "supported"
+    if supporting:
+        best = max(supporting, key=lambda n: (len(found[n].words), len(found[n].facts()), -n))
+        return [best], supporting, "supported"
+    keep = [n for n in valid if alone[n] == "unknown"]
+    if keep or (not valid and "unknown" in alone.values()):
+        return keep, [], "unchecked"
+    return [], [], "unsupported"
 
 
 def _union(parts: Iterable[Terms]) -> Terms:
