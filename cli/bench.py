@@ -151,3 +151,15 @@ def bench_answer_cache(
     for name in names if closest else []:
         typer.echo(f"\n{name}: the most alike questions that want different answers\n")
         typer.echo(table(pairs[name]))
+
+
+@bench.command("grounding")
+def bench_grounding(
+    answers: Annotated[int, typer.Option(help="Answers (and chunks) timed per language.")] = 50,
+    chunk_chars: Annotated[int, typer.Option(help="Characters per source chunk.")] = 1000,
+) -> None:
+    """Time the rule-based grounding check per answer and the term extractor per chunk."""
+    from adaptive_rag.evaluation import grounding_bench as gb  # noqa: PLC0415
+    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+
+    typer.echo(table(gb.measure(answers, chunk_chars)))

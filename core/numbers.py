@@ -92,7 +92,10 @@ _SCALE = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "万": 10**4, "
 _CN = "零〇一二两三四五六七八九十百千万亿"
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?"
 
+_FIRST = "".join(sorted({w[0].lower() for w in [*_WORDS, *_MONTHS]}))
 _NUMBER = re.compile(
+    # the look-ahead lets most positions fail at once: only these characters can start a number
+    rf"(?=[\d$€£¥百第{_CN}]|(?<![A-Za-z])[{_FIRST}])(?:"
     rf"(?P<cur>[$€£¥])?(?<![A-Za-z0-9_.])(?P<num>\d{{1,2}}:\d{{2}}(?!\d)|{_DIGITS})"
     rf"(?:(?P<ord>st|nd|rd|th)\b|\s?(?P<scale>thousand|million|billion|万|亿)|){_unit_after('d')}"
     rf"|百分之(?P<pct>[{_CN}]+|{_DIGITS})"
@@ -100,7 +103,7 @@ _NUMBER = re.compile(
     rf"|(?P<cn>[{_CN}]+)(?P<cnu>{_any(_ZH_UNIT)}|[{_MEASURE}])"
     rf"|(?<![A-Za-z])(?P<word>{_any(list(_WORDS))})(?:-(?P<word2>{_any(list(_WORDS)[1:10])}))?"
     rf"(?![A-Za-z]){_unit_after('w')}"
-    rf"|(?-i:(?<![A-Za-z])(?P<month>{_any(list(_MONTHS))})(?![A-Za-z]))",
+    rf"|(?-i:(?<![A-Za-z])(?P<month>{_any(list(_MONTHS))})(?![A-Za-z])))",
     re.IGNORECASE,
 )
 
@@ -139,45 +142,53 @@ def _unit_of(match: re.Match[str], group: str) -> str | None:
     return _CANON.get(spelled.lower()) if spelled else None
 
 
+def _digits(match: re.Match[str]) -> str | None:
+    text = match.group("num")
+    if ":" in text:
+        hours, minutes = text.split(":")
+        return f"{int(hours)}:{minutes}"
+    value = _value(text)
+    if value is None:
+        return None
+    if match.group("ord"):
+        return _form(value, "ord")
+    if match.group("scale"):
+        value *= _SCALE[match.group("scale").lower()]
+    currency = match.group("cur")
+    return _form(value, _CANON[currency] if currency else _unit_of(match, "d"))
+
+
+def _numeral(match: re.Match[str]) -> str | None:
+    count = cn_value(match.group("cn"))
+    unit = _CANON.get(match.group("cnu"))
+    return None if unit is None and count == 1 else _form(count, unit)
+
+
+def _word(match: re.Match[str]) -> str | None:
+    count = _WORDS[match.group("word").lower()]
+    if match.group("word2"):
+        count += _WORDS[match.group("word2").lower()]
+    unit = _unit_of(match, "w")
+    return None if count < 2 and unit is None else _form(count, unit)
+
+
 def _read(match: re.Match[str]) -> str | None:
     """Return one match's normal form, or None when it is not read as a number."""
     if match.group("num"):
-        text = match.group("num")
-        if ":" in text:
-            hours, minutes = text.split(":")
-            return f"{int(hours)}:{minutes}"
-        value = _value(text)
-        if value is None:
-            return None
-        if match.group("ord"):
-            return _form(value, "ord")
-        if match.group("scale"):
-            value *= _SCALE[match.group("scale").lower()]
-        currency = match.group("cur")
-        return _form(value, _CANON[currency] if currency else _unit_of(match, "d"))
-    if match.group("pct"):
-        pct = match.group("pct")
+        return _digits(match)
+    if pct := match.group("pct"):
         return _form((_value(pct) or 0) if pct[0].isdigit() else cn_value(pct), "%")
-    if match.group("nth"):
-        nth = match.group("nth")
+    if nth := match.group("nth"):
         return _form(int(nth) if nth.isdigit() else cn_value(nth), "ord")
     if match.group("cn"):
-        value = cn_value(match.group("cn"))
-        unit = _CANON.get(match.group("cnu"))
-        return None if unit is None and value == 1 else _form(value, unit)
+        return _numeral(match)
     if match.group("word"):
-        value = _WORDS[match.group("word").lower()]
-        if match.group("word2"):
-            value += _WORDS[match.group("word2").lower()]
-        unit = _unit_of(match, "w")
-        return None if value < 2 and unit is None else _form(value, unit)
-    if match.group("month"):
-        month = match.group("month")
-        following = match.string[match.end() : match.end() + 2]
-        if month == "May" and not following.strip()[:1].isdigit():
-            return None
-        return _form(_MONTHS[month], "mon")
-    return None
+        return _word(match)
+    month = match.group("month")
+    following = match.string[match.end() : match.end() + 2].strip()
+    if not month or (month == "May" and not following[:1].isdigit()):
+        return None
+    return _form(_MONTHS[month], "mon")
 
 
 def numbers_in(text: str) -> list[tuple[str, int, int]]:

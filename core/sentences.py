@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from adaptive_rag.core.citations import CITATION, without_citations
+from adaptive_rag.core.language import language_of
 
 _END = re.compile(
     r"[。！？]+[”」』）)\"']*|[.!?]+[”」』)\"']*(?=\s|$|\[\d)|\n",
@@ -23,6 +24,7 @@ _CITE = r"\[\d+(?:\s*[,，]\s*\d+)*\]"
 _LEADING_CITES = re.compile(rf"(?P<space>\s*)(?P<cites>{_CITE}(?:\s*{_CITE})*)\s*")
 _SPACED_CITATION = re.compile(r"([ \t]*)" + CITATION.pattern)
 _CLOSE = re.compile(r"(?:[.!?。！？]+[”」』）)\"']*|:)?\s*$")
+_LIST_MARKER = re.compile(r"[ \t]*\d{1,2}[.)](?=[ \t])")
 _ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr no approx ca cf fig st".split())
 _SPACE = re.compile(r"\s+")
 _WIDE = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
@@ -44,10 +46,14 @@ def numbers_of(group: str) -> list[int]:
 
 
 def _ends_abbreviation(answer: str, stop: int) -> bool:
+    """Whether a full stop ends an abbreviation ("e.g.") or a list number ("1. ") instead."""
     if answer[stop] != ".":
         return False
+    marker = _LIST_MARKER.match(answer, answer.rfind("\n", 0, stop) + 1)
+    if marker and marker.end() == stop + 1:
+        return True
     word = re.search(r"([A-Za-z.]+)$", answer[:stop])
-    return bool(word) and (word.group(1).lower() in _ABBREVIATIONS or len(word.group(1)) == 1)
+    return word is not None and (word.group(1).lower() in _ABBREVIATIONS or len(word.group(1)) == 1)
 
 
 def split(answer: str) -> list[Sentence]:
@@ -114,5 +120,6 @@ def recite(span: str, keep: Iterable[int], add: Iterable[int] = ()) -> str:
     close = _CLOSE.search(span)
     at = close.start() if close else len(span)
     before = span[:at]
-    gap = "" if not before or before[-1] in " \t]" or _WIDE.match(before[-1]) else " "
+    chinese = language_of(span) == "zh" or _WIDE.match(span[at : at + 1])
+    gap = "" if chinese or not before or before[-1] in " \t]" else " "
     return before + gap + _marker(extra) + span[at:]

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from adaptive_rag.core.citations import CITATION
 from adaptive_rag.core.numbers import bare, numbers_in
 from adaptive_rag.core.terms_zh import CJK, names_and_words, word_found
 
@@ -44,6 +45,7 @@ _OPENERS = " \t*_#>\"'“‘(「『-•"
 _BOUNDARY = ".!?:;\n。！？]"
 _CONNECTORS = frozenset({"of", "de", "van", "von", "der", "da", "du", "la", "le"})
 _SPACE = re.compile(r"\s+")
+_LIST_MARKER = re.compile(r"^[ \t]*\d{1,2}[.)](?=[ \t])", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -197,6 +199,8 @@ def _english_words(text: str, covered: list[bool], taken: set[int]) -> set[str]:
 @lru_cache(maxsize=4096)
 def terms_of(text: str) -> Terms:
     """Return the names, numbers, content words and quoted spans of a text (any language)."""
+    text = CITATION.sub(_blank, text)
+    text = _LIST_MARKER.sub(_blank, text)
     numbers = numbers_in(text)
     covered = [False] * (len(text) + 1)
     masked = list(text)
@@ -217,6 +221,10 @@ def terms_of(text: str) -> Terms:
         words=frozenset(_english_words(text, covered, taken) | zh_words),
         quotes=frozenset(q for q in quotes if q),
     )
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group())
 
 
 def _clean(span: str) -> str:

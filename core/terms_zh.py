@@ -1,8 +1,10 @@
 """The Chinese side of core.terms: jieba's words and proper nouns, loaded on first use.
 
-jieba's part-of-speech tagger (`jieba.posseg`) tags people (nr), places (ns), organisations (nt)
-and other proper nouns (nz); its hidden Markov model finds words its dictionary lacks (most
-foreign names and new product names), so it stays on. jieba logs "Building prefix dict..." on
+Words are cut by jieba (its hidden Markov model finds words its dictionary lacks) and tagged by
+the part-of-speech table of `jieba.posseg`: people (nr), places (ns), organisations (nt) and other
+proper nouns (nz) are names. posseg's own tagger also guesses tags for words outside its
+dictionary, but at many times the cost (docs/benchmarks.md), too slow for every chunk at ingest;
+words outside the dictionary are content words here. jieba logs "Building prefix dict..." on
 first use: its logger is set to warnings before anything is cut, so nothing prints.
 """
 
@@ -27,18 +29,20 @@ STOP = frozenset(
     之间 之后 之前 以上 以下 以内 通过 进行 根据 来源 资料 文档 来源于 提到 提及 显示 表示 说明 指出
     我们 你们 他们 它们 我 你 他 她 它 您 是的 对的 好的 不过 然而 另外 此外 因此 总之 例如 比如
     的话 大约 左右 大概 约为 只有 只能 已经 一般 目前 相关 具体 情况 方面 如下 其他 其它 可能
-    应该 主要 还有 同时 非常 比较 一样 不同 所有 每个 任何 均 即 则 仍 该 此 等 等等""".split()
+    应该 主要 还有 同时 非常 比较 一样 不同 所有 每个 任何 均 即 则 仍 该 此 等 等等
+    这是 那是 也是 都是 即是 这里 那里 一种""".split()
 )
 """Function words and answer scaffolding ("根据", "来源"): never content words."""
 
 
 @cache
-def _posseg() -> Any:
+def _jieba() -> tuple[Any, dict[str, str]]:
+    """Return jieba and its word -> part-of-speech table, loading both quietly on first use."""
     import jieba  # noqa: PLC0415 - loads its dictionary on first use
     import jieba.posseg  # noqa: PLC0415
 
     jieba.setLogLevel(logging.WARNING)
-    return jieba.posseg
+    return jieba, jieba.posseg.dt.word_tag_tab
 
 
 def names_and_words(text: str) -> tuple[set[str], set[str]]:
@@ -51,10 +55,11 @@ def names_and_words(text: str) -> tuple[set[str], set[str]]:
     words: set[str] = set()
     if not CJK.search(text):
         return names, words
-    for token in _posseg().cut(text):
-        word, flag = token.word, token.flag
+    jieba, tags = _jieba()
+    for word in jieba.cut(text):
         if not CJK.search(word):
             continue
+        flag = tags.get(word, "")
         if flag.startswith(_NAME_TAGS) and len(word) > 1:
             names.add(word)
         elif len(word) > 1 and flag not in _NOT_CONTENT_TAGS and word not in STOP:
