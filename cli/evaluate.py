@@ -33,6 +33,9 @@ def eval_run(
         bool, typer.Option(help="A seeded random sample instead of the first.")
     ] = True,
     corpus: Annotated[Path | None, typer.Option(help="Corpus JSONL for a custom data set.")] = None,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the sample (13: the sample the reported figures use).")
+    ] = 13,
     settings: Settings = None,
 ) -> None:
     """Run the adaptive graph and its baselines on the same questions, interleaved."""
@@ -46,6 +49,7 @@ def eval_run(
             tuple(c.strip() for c in configs.split(",") if c.strip()),
             limit,
             sample,
+            seed=seed,
             corpus=corpus,
             context=settings_from_pairs(settings),
         )
@@ -162,36 +166,6 @@ def eval_router(
     if write:
         ROUTER_FILE.write_text(json.dumps(fitted, indent=1))
         typer.echo(f"installed as the package's router -> {ROUTER_FILE}")
-
-
-@evaluate.command("support")
-def eval_support(
-    dataset: Annotated[str, typer.Argument(help="squad2 or multihop_rag (sets with unanswerable)")],
-    out: Annotated[
-        Path, typer.Option(help="Folder for the set's index and support.jsonl (reruns reuse it).")
-    ] = Path("eval-out/support"),
-    limit: Annotated[int, typer.Option(help="Questions, none from the evaluation sample.")] = 60,
-) -> None:
-    """Measure assess's odds outside the evaluation sample; print both errors per threshold."""
-    from adaptive_rag.evaluation.support_odds import (  # noqa: PLC0415
-        decline_table,
-        highest_threshold,
-        measure_support,
-        separation,
-    )
-    from adaptive_rag.evaluation.tables import table as markdown  # noqa: PLC0415
-
-    try:
-        rows = measure_support(dataset, out / dataset, limit)
-    except (ValueError, FileNotFoundError) as exc:
-        raise fail(str(exc), EXIT_BAD_CONFIG) from exc
-    table = decline_table(rows)
-    typer.echo(
-        f"{len(rows)} questions; AUC of the odds (answerable above unanswerable): "
-        f"{separation(rows)}"
-    )
-    typer.echo(markdown(table, ["decline_below", "unanswerable_declined", "answerable_declined"]))
-    typer.echo(f"highest threshold declining at most 10% of answerable: {highest_threshold(table)}")
 
 
 @evaluate.command("report")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from adaptive_rag.cli import ask, bench, evaluate, kb  # noqa: F401 - they register their commands
+from adaptive_rag.cli import ask, bench, evaluate, judges, kb  # noqa: F401 - they register commands
 from adaptive_rag.cli.common import (
     EXIT_BAD_CONFIG,
     EXIT_NETWORK,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import MISSING, fields
 from typing import Any
 
-from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.context import Context, removed_problem
 
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
 
@@ -20,6 +20,9 @@ def settings_from_pairs(pairs: list[str] | None) -> dict[str, Any]:
     for pair in pairs or []:
         name, sep, raw = pair.partition("=")
         name, raw = name.strip(), raw.strip()
+        removed = removed_problem({name: raw})
+        if removed:
+            raise ValueError(f"--set {pair!r}: {removed}")
         if not sep or name not in known:
             raise ValueError(
                 f"--set {pair!r}: expected FIELD=VALUE, FIELD one of {', '.join(sorted(known))}"

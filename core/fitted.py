@@ -14,10 +14,23 @@ import math
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 """Where the package's fitted judges live (package data)."""
+
+
+class Judge(Protocol):
+    """What a node needs of a judge: a probability per example, and its named cut-offs."""
+
+    @property
+    def thresholds(self) -> dict[str, float]:
+        """Return the named cut-offs on the probability."""
+        ...
+
+    def probability(self, values: dict[str, float]) -> float:
+        """Return the probability for one example's features."""
+        ...
 
 
 @dataclass(frozen=True)

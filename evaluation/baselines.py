@@ -6,6 +6,7 @@ question correctly is its derived complexity label (A, B, C).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from adaptive_rag.graph import edges
@@ -34,7 +35,7 @@ def _builder() -> StateGraph[Any, Any, Any, Any]:
     )
 
 
-def _from_intake(first: str) -> dict[str, str]:
+def _from_intake(first: str) -> dict[Hashable, str]:
     """Map intake's edge onto a baseline: a question (cached or not) goes to `first`.
 
     A baseline keeps no answer cache: the graph's `recall` and `classify` both start its path.
@@ -67,7 +68,7 @@ def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -
     b.add_conditional_edges("transform_query", edges.after_transform)
     b.add_edge("retrieve", "grade_documents")  # the full pipeline always grades
     b.add_conditional_edges("grade_documents", edges.after_grading)
-    b.add_conditional_edges("assess", edges.after_assess)
+    b.add_edge("assess", "generate")
     b.add_conditional_edges("refine", edges.after_refine)
     b.add_conditional_edges("web_search", edges.after_web_search)
     b.add_conditional_edges("generate", edges.after_generate)

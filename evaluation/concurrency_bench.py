@@ -62,9 +62,7 @@ def run(
 ) -> list[dict[str, Any]]:
     """Per concurrency level and mode (interleaved): wall time, latency, prompt reuse, errors."""
     services = Services()
-    ctx = Context(
-        kb_path=kb_path, collection=collection, skip_checks_when_confident=False, answer_cache=False
-    )
+    ctx = Context(kb_path=kb_path, collection=collection, answer_cache=False)
     client = services.chat(ctx).client  # type: ignore[attr-defined]
     graph = build_graph(services=services)
     queue = threading.Lock()

@@ -19,6 +19,7 @@ from adaptive_rag.evaluation.data import corpus_to_jsonl, read_jsonl
 from adaptive_rag.evaluation.scoring import score
 from adaptive_rag.evaluation.sets import KB_DESCRIPTIONS, EvalSet, load_eval_set, pick
 from adaptive_rag.graph.builder import build_graph
+from adaptive_rag.knowledge.sources import source_texts
 from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.nodes.finalize import confidence_features
 from adaptive_rag.schema.context import Context
@@ -125,8 +126,6 @@ def configurations(
             **{
                 **ctx_args,
                 "max_rewrites": Context(**ctx_args).max_rewrites + 1,
-                "skip_checks_when_confident": False,
-                "check_below": 1.0,  # assess's odds never spare the check here
             }
         ),
         "single": Context(**ctx_args),
@@ -191,6 +190,10 @@ def run_one(
         "verified": out["verified"],
         "confidence": out["confidence"],
         "features": confidence_features(state),
+        "answer_features": state.get("answer_features") or {},
+        "judgments": diag.get("judgments", []),
+        "support": diag.get("support"),
+        "sources_read": source_texts(used),
         "route": route.get("category", config),
         "route_method": route.get("method", "-"),
         "used_doc_ids": used_ids,

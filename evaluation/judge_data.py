@@ -13,7 +13,7 @@ from typing import Any
 
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.harness import eval_knowledge_base
-from adaptive_rag.evaluation.sets import EvalSet, load_eval_set
+from adaptive_rag.evaluation.sets import EvalSet, load_eval_set, pick
 from adaptive_rag.knowledge.sources import retrieve
 from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
@@ -72,6 +72,17 @@ def collect(
             }
             sink.write(json.dumps(row, ensure_ascii=False) + "\n")
     return path
+
+
+EVAL_SEED = 13
+"""The seed `eval run` samples its questions with (evaluation.harness.run_eval)."""
+
+
+def held_back_ids(data: EvalSet, limit: int) -> set[str]:
+    """Return the set's evaluation sample (`eval run --limit N`), which no judge is fitted on."""
+    if limit <= 0:
+        return set()
+    return {f"{data.name}:{q['id']}" for q in pick(data.questions, limit, True, EVAL_SEED)}
 
 
 def collect_sets(

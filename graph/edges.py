@@ -112,16 +112,6 @@ def after_hop(state: State) -> Literal["hop", "generate"]:
     return "hop"
 
 
-def after_retrieve(state: State) -> Literal["grade_documents", "assess"]:
-    """Grade unless both search channels agreed on the top document."""
-    return "assess" if state.get("retrieval_confident") else "grade_documents"
-
-
-def after_assess(state: State) -> Literal["generate", "finalize"]:
-    """Write the answer unless the sources are unlikely to state it."""
-    return "finalize" if state.get("decline") else "generate"
-
-
 def after_grading(
     state: State,
 ) -> Literal["assess", "generate", "refine", "transform_query", "web_search"]:
@@ -161,23 +151,19 @@ def after_generate(state: State) -> Literal["self_check", "finalize"]:
         return "finalize"
     has_sources = bool(state.get("documents"))
     checkable = state.get("mode") in ("rag", "synthesis", "regenerate") and has_sources
-    agreed = state.get("retrieval_confident") and not _on(state, "check_confident")
-    if state.get("mode") == "rag" and (agreed or state.get("assured")):
-        # left unchecked: both channels agreed on the top document, or assess's odds that the
-        # sources state the answer reached check_below
-        return "finalize"
-    return "self_check" if checkable and _on(state, "self_check") else "finalize"
+    wanted = _on(state, "answer_check") or _on(state, "declines")
+    return "self_check" if checkable and wanted else "finalize"
 
 
 def after_self_check(state: State) -> Literal["finalize", "generate", "transform_query"]:
-    """Self-RAG: regenerate if ungrounded, search again if unhelpful, each within budget."""
+    """Self-RAG: search again if the sources do not answer, regenerate if ungrounded (budgeted)."""
     check = state.get("check")
     if check is None or (check["grounded"] and check["answers_question"]):
         return "finalize"
-    if not check["grounded"]:
-        regenerated = state.get("regenerations", 0)
-        return "generate" if regenerated < _budget(state, "max_regenerations") else "finalize"
-    route = state.get("route")
-    if route and route["category"] == "complex":
-        return "finalize"
-    return "transform_query" if can_rewrite(state) else "finalize"
+    if not check["answers_question"]:
+        route = state.get("route")
+        if route and route["category"] == "complex":
+            return "finalize"
+        return "transform_query" if can_rewrite(state) else "finalize"
+    regenerated = state.get("regenerations", 0)
+    return "generate" if regenerated < _budget(state, "max_regenerations") else "finalize"

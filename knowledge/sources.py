@@ -84,6 +84,12 @@ def format_documents(docs: list[Document], max_chars: int = SOURCE_CHARS) -> str
     return "\n\n".join(blocks)
 
 
+def source_texts(docs: list[Document], max_chars: int = SOURCE_CHARS) -> list[str]:
+    """Return each document as a model reads it in `format_documents`: its title, then its text."""
+    max_chars = min(max_chars, SOURCES_BUDGET // max(len(docs), 1))
+    return [f"{title_of(doc)}\n{doc.page_content.strip()[:max_chars]}" for doc in docs]
+
+
 def reading_messages(docs: list[Document], task: str) -> list[BaseMessage]:
     """Return the shared preamble and the sources first, then this node's task.
 

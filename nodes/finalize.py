@@ -117,7 +117,9 @@ def confidence_features(state: State) -> dict[str, float]:
 
 
 GROUNDED = 2
-"""verdict_score of a grounded answer: below it, an answer is declined rather than returned."""
+"""verdict_score of a grounded answer: below it, answer_check 'decline' declines the answer."""
+PASSED = 3
+"""verdict_score of an answer that passed both questions: it outlasts a later failed attempt."""
 
 
 class Settled(NamedTuple):
@@ -147,15 +149,16 @@ def settle(state: State) -> Settled:
         decline = Decline(reason="needs_clarification", detail=detail)
         return Settled(state["clarification"], [], decline, False, "")
     if declined or state.get("mode") == "none":
-        # a later attempt found nothing (or failed): an earlier grounded answer is still better
-        if best and best_score >= GROUNDED:
+        # a later attempt found nothing (or failed): an earlier answer that passed is still better
+        if best and best_score >= PASSED:
             return Settled(f"{best}\n\n{UNVERIFIED_NOTE}", best_sources, None, True, best_id)
         return Settled(answer, sources, declined, False, answer_id)
     if check is None or passed(state):
         return Settled(answer, sources, None, False, answer_id)
     if best and best_score > verdict_score(check):
         answer, sources, answer_id = best, best_sources, best_id
-    if check["parsed"] and max(best_score, verdict_score(check)) < GROUNDED:
+    unsupported = max(best_score, verdict_score(check)) < GROUNDED
+    if check["parsed"] and unsupported and switched_on(state, "decline_unsupported"):
         detail = check["feedback"] or "the self-check found no support"
         return Settled("", [], Decline(reason="unsupported", detail=detail), False, answer_id)
     return Settled(f"{answer}\n\n{UNVERIFIED_NOTE}", sources, None, True, answer_id)

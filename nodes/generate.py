@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from adaptive_rag.core.citations import CITATION, cited_numbers, says_nothing, tidy
+from adaptive_rag.core.citations import CITATION, says_nothing, tidy
 from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.language import Language, answers_in, language_name, language_of
 from adaptive_rag.core.shape import without_stray_yes_no
@@ -13,37 +13,18 @@ from adaptive_rag.knowledge.sources import (
     fuse_documents,
     merge_by_document,
     reading_messages,
-    title_of,
 )
 from adaptive_rag.nodes.calling import ask_streamed, note
+from adaptive_rag.nodes.citing import sources_for
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.reading import describe_hops
-from adaptive_rag.schema.state import RESET, Decline, GenerationMode, Hop, Source, State, SubAnswer
+from adaptive_rag.schema.state import RESET, Decline, GenerationMode, Hop, State, SubAnswer
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
-
-
-def sources_for(answer: str, docs: list[Document]) -> list[Source]:
-    """List every document the answer was given, once each: the cited ones first."""
-    cited = [n for n in cited_numbers(answer) if 1 <= n <= len(docs)]
-    order = [*cited, *(n for n in range(1, len(docs) + 1) if n not in cited)]
-    return [
-        Source(
-            id=n,
-            title=title_of(docs[n - 1]),
-            source=str(docs[n - 1].metadata.get("source", "")),
-            snippet=str(docs[n - 1].metadata.get("best_chunk") or docs[n - 1].page_content).strip()[
-                :200
-            ],
-            origin="web" if docs[n - 1].metadata.get("origin") == "web" else "kb",
-            cited=n in cited,
-        )
-        for n in order
-    ]
 
 
 def renumber(sub_answer: SubAnswer, docs: list[Document]) -> str:
@@ -201,7 +182,7 @@ def _prompt(
         user = prompts.DIRECT_USER.format(question=question, cue=prompts.DIRECT_CUE[language])
         return [], [SystemMessage(prompts.DIRECT_SYSTEM), HumanMessage(user)]
     cue = prompts.LANGUAGE_CUE[language]
-    if_missing = prompts.IF_MISSING[ctx.decline_when_not_found]
+    if_missing = prompts.IF_MISSING
     if mode == "synthesis" and state.get("hops"):
         hops = state.get("hops") or []
         docs = fuse_branches(hops, docs, ctx.k)

@@ -1,78 +1,64 @@
-"""Grade documents (CRAG evaluator): score all in one call, then correct/ambiguous/incorrect."""
+"""Grade documents (CRAG's retrieval evaluator): a fitted judge over search signals, no model call.
+
+Each knowledge-base source gets the probability that the answer needs it (core.relevance); the
+likely ones are kept, and the best one's probability gives CRAG's verdict: correct, ambiguous or
+incorrect. Web results are not judged (they carry no search signals) and are kept.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
-
-from adaptive_rag.knowledge.sources import reading_messages
-from adaptive_rag.nodes.calling import ask_json, note
-from adaptive_rag.prompts import grade_documents as prompts
+from adaptive_rag.core.relevance import searched_by, source_features
+from adaptive_rag.nodes.calling import judged, note
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.state import RESET, Relevance, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
-from pydantic import BaseModel
 
 
-class Grades(BaseModel):
-    """The grader's reply: one label per document, in order."""
-
-    grades: list[Literal["yes", "partial", "no"]]
-
-
-SCORES = {"yes": 1.0, "partial": 0.5, "no": 0.0}
-
-
-def crag_verdict(scores: list[float], correct: float, incorrect: float) -> Relevance:
-    """Return correct if any score reaches `correct`, incorrect if all are below `incorrect`."""
-    if scores and max(scores) >= correct:
+def crag_verdict(best: float, correct: float, incorrect: float) -> Relevance:
+    """Return correct when the best source reaches `correct`, incorrect below `incorrect`."""
+    if best >= correct:
         return "correct"
-    if not scores or max(scores) < incorrect:
+    if best < incorrect:
         return "incorrect"
     return "ambiguous"
 
 
 def grade_documents(state: State, runtime: Runtime[Context], services: Services) -> Update:
-    """Keep documents scoring at least the lower threshold; unreadable grades keep them all."""
+    """Keep the sources the judge finds likely; with no judge shipped, keep them all unjudged."""
     ctx = context_of(runtime)
     docs = list(state.get("documents") or [])
     update: Update = {"steps": "grade_documents", "graded": True}
     if not docs:  # documents rejected by an earlier search this turn stay on record
         update.update({"relevance": "incorrect", "doc_scores": []})
+        judged(update, "grade_documents", "rule", None, "incorrect", "no documents to judge")
         return update
-    scores: list[float] | None = None
-    task = prompts.TASK.format(question=state.get("standalone") or "", count=len(docs))
-    messages = reading_messages(docs, task)
-    reply = ask_json(update, "grade_documents", services.fast, ctx, messages, Grades, "kept all")
-    if reply is not None and len(reply.grades) == len(docs):
-        scores = [SCORES[label] for label in reply.grades]
-    elif reply is not None:
-        note(update, f"grade_documents: {len(reply.grades)} grades for {len(docs)} documents")
-    if scores is None:  # safe default: treat as relevant, but say the grade is unverified
-        update.update(
-            {
-                "relevance": "correct",
-                "doc_scores": [1.0] * len(docs),
-                "graded": False,
-                "rejected": [],
-            }
-        )
+    searched = [d for d in docs if d.metadata.get("origin") != "web"]
+    web = [d for d in docs if d.metadata.get("origin") == "web"]
+    judge, fallback = services.relevance_for(ctx, searched_by([d.metadata for d in searched]))
+    if fallback:
+        note(update, f"grade_documents: {fallback}")
+    if judge is None or not searched:
+        update.update({"relevance": "correct", "doc_scores": [1.0] * len(docs), "rejected": []})
+        update["graded"] = judge is not None
+        judged(update, "grade_documents", "rule", None, "correct", fallback or "web results only")
         return update
-    # Kept documents stay in search order, so the answer's prompt keeps the grader's prefix.
-    kept = [
-        (s, doc)
-        for i, (s, doc) in enumerate(zip(scores, docs, strict=True))
-        if s >= ctx.incorrect_threshold
-        # A small grader's "no" is often wrong where hybrid search ranked a document first;
-        # dropping the top hit costs more than a little extra context, so it stays if any does.
-        or (i == 0 and max(scores) >= ctx.incorrect_threshold)
-    ]
-    relevance = crag_verdict(scores, ctx.correct_threshold, ctx.incorrect_threshold)
+    question = state.get("standalone") or ""
+    features = source_features(question, [(d.page_content, d.metadata) for d in searched])
+    scores = [judge.probability(values) for values in features]
+    keep_at = judge.thresholds.get("keep", 0.5)
+    relevance = crag_verdict(
+        max(scores), judge.thresholds.get("correct", 0.5), judge.thresholds.get("incorrect", 0.0)
+    )
+    kept = [(s, d) for s, d in zip(scores, searched, strict=True) if s >= keep_at]
     update["relevance"] = relevance
-    runtime.stream_writer({"step": "grade_documents", "relevance": relevance, "scores": scores})
-    update["documents"] = [RESET, *(doc for _, doc in kept)]
-    update["doc_scores"] = [s for s, _ in kept]
-    kept_ids = {id(doc) for _, doc in kept}
-    update["rejected"] = [doc for doc in docs if id(doc) not in kept_ids]
+    update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order: prefixes reused
+    update["doc_scores"] = [1.0] * len(web) + [s for s, _ in kept]
+    update["rejected"] = [d for s, d in zip(scores, searched, strict=True) if s < keep_at]
+    detail = f"kept {len(kept)} of {len(searched)} sources at p >= {keep_at:.2f}"
+    judged(update, "grade_documents", "fitted", max(scores), relevance, detail)
+    runtime.stream_writer(
+        {"step": "grade_documents", "relevance": relevance, "scores": [round(s, 3) for s in scores]}
+    )
     return update

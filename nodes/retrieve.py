@@ -57,10 +57,7 @@ def retrieve(state: State, runtime: Runtime[Context], services: Services) -> Upd
         docs = _search(queries, ctx, services, update)
     update["documents"] = [RESET, *web_docs, *docs]
     update["retrieval_confident"] = bool(
-        ctx.skip_checks_when_confident
-        and docs
-        and not web_docs
-        and docs[0].metadata.get("agreement")
+        docs and not web_docs and docs[0].metadata.get("agreement")
     )
     runtime.stream_writer({"step": "retrieve", "queries": len(queries), "documents": len(docs)})
     return update

@@ -1,50 +1,105 @@
-"""Self-check (Self-RAG): is the answer grounded in its sources, and does it answer?"""
+"""Self-check (Self-RAG's critique) by rules and a fitted judge: is it grounded, and answerable?
+
+The grounding check (core.grounding) reads each sentence against the sources it cites and
+repairs the citations; the answerability judge (core.answerability) decides from the turn's
+signals whether the sources answer the question at all. Neither calls a model.
+"""
 
 from __future__ import annotations
 
-from adaptive_rag.knowledge.sources import reading_messages
-from adaptive_rag.nodes.calling import ask_json
-from adaptive_rag.prompts import self_check as prompts
+from adaptive_rag.core.answerability import FEATURES, answer_features
+from adaptive_rag.core.grounding import check
+from adaptive_rag.knowledge.sources import source_texts
+from adaptive_rag.nodes.calling import judged, note
+from adaptive_rag.nodes.citing import sources_for
+from adaptive_rag.providers.chat import resolve_model_spec
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.reading import verdict_score
-from adaptive_rag.schema.state import SelfCheck, State
+from adaptive_rag.schema.state import Decline, JudgeMethod, SelfCheck, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
-from pydantic import BaseModel
+
+RULE_DECLINE_BELOW = 0.42
+"""With no fitted judge shipped: decline when assess's odds fall below this (its own rule)."""
 
 
-class Verdict(BaseModel):
-    """The checker's reply."""
-
-    grounded: bool
-    answers_question: bool
-    feedback: str = ""
+def answer_body(answer: str, notices: list[str]) -> str:
+    """Return the answer without the notices generate put around it."""
+    parts = [p for p in answer.split("\n\n") if p not in notices]
+    return "\n\n".join(parts)
 
 
 def self_check(state: State, runtime: Runtime[Context], services: Services) -> Update:
-    """Check the latest answer; unreadable output counts as passed but unverified."""
+    """Check the latest answer's grounding and repair its citations; decline if unanswerable."""
     ctx = context_of(runtime)
-    answer = state.get("answer") or ""
     docs = list(state.get("documents") or []) or list(state.get("rejected") or [])
+    question = state.get("standalone") or ""
+    notices = list(state.get("notices") or [])
+    body = answer_body(state.get("answer") or "", notices)
+    sources = source_texts(docs)
+    grounding = check(body, sources, question)
     update: Update = {"steps": "self_check"}
-    task = prompts.TASK.format(question=state.get("standalone") or "", answer=answer)
-    messages = reading_messages(docs, task)
-    verdict = ask_json(update, "self_check", services.fast, ctx, messages, Verdict, "unverified")
-    if verdict is None:
-        check = SelfCheck(grounded=True, answers_question=True, feedback="", parsed=False)
-    else:
-        check = SelfCheck(
-            grounded=verdict.grounded,
-            answers_question=verdict.answers_question,
-            feedback=verdict.feedback.strip()[:500],
-            parsed=True,
-        )
-    update["check"] = check
-    runtime.stream_writer({"step": "self_check", **check})
-    if verdict_score(check) > state.get("best_score", -1):
+    answer = state.get("answer") or ""
+    checking = ctx.answer_check != "off"  # off: grounding is only a signal of answerability
+    if checking and grounding.changed:
+        answer = answer.replace(body, grounding.answer)
+        update["answer"] = answer
+        update["sources"] = sources_for(grounding.answer, docs)
+    grounded = grounding.grounded or not checking
+    if checking:
+        verdict = "grounded" if grounding.grounded else "unsupported"
+        judged(update, "self_check", "rule", grounding.score, verdict, grounding.feedback)
+    route = state.get("route")
+    features = answer_features(
+        question,
+        grounding.answer,
+        sources,
+        grounding,
+        list(state.get("doc_scores") or []),
+        state.get("support"),
+        state.get("answer_logprob"),
+        complex_route=bool(route and route["category"] == "complex"),
+        chinese=state.get("language") == "zh",
+    )
+    update["answer_features"] = {name: round(features[name], 4) for name in FEATURES}
+    answerable, probability, detail = _answerable(features, state, ctx, services, update)
+    answerable = answerable or ctx.declines == "never"
+    method: JudgeMethod = "fitted" if probability is not None else "rule"
+    verdict = "answer" if answerable else "decline"
+    judged(update, "self_check", method, probability, verdict, detail)
+    result = SelfCheck(
+        grounded=grounded,
+        answers_question=answerable,
+        feedback=grounding.feedback[:500],
+        parsed=True,
+    )
+    update["check"] = result
+    if not answerable:
+        update["decline"] = Decline(reason="not_in_sources", detail=detail)
+    runtime.stream_writer({"step": "self_check", **result})
+    if verdict_score(result) > state.get("best_score", -1):
         update["best_answer"] = answer
-        update["best_score"] = verdict_score(check)
-        update["best_sources"] = state.get("sources") or []
+        update["best_score"] = verdict_score(result)
+        update["best_sources"] = update.get("sources") or state.get("sources") or []
         update["best_id"] = state.get("answer_id") or ""
     return update
+
+
+def _answerable(
+    features: dict[str, float], state: State, ctx: Context, services: Services, update: Update
+) -> tuple[bool, float | None, str]:
+    """Return whether the sources answer the question, the judge's probability, and why."""
+    judge, fallback = services.answer_judge_for(resolve_model_spec(ctx.chat_model))
+    if fallback:
+        note(update, f"self_check: {fallback}")
+    if judge is None:  # no judge: assess's odds alone, as before one was fitted
+        support = state.get("support")
+        if support is None:
+            return True, None, "no answerability judge and no odds: answered"
+        detail = f"the model rates {support:.2f} that the documents found state the answer"
+        return support >= RULE_DECLINE_BELOW, None, detail
+    probability = judge.probability(features)
+    threshold = judge.thresholds.get("decline", 0.5)
+    detail = f"p={probability:.2f} that the sources answer it (declined below {threshold:.2f})"
+    return probability >= threshold, probability, detail

@@ -3,11 +3,8 @@
 NO_ANSWER = "NO_ANSWER"
 """What the model replies when the sources do not contain the answer (read as a typed decline)."""
 
-IF_MISSING = {
-    True: "If the sources do not contain the answer, reply with exactly: NO_ANSWER",
-    False: "If the sources do not contain the answer, say that the sources do not say.",
-}
-"""The missing-answer line, by Context decline_when_not_found (NO_ANSWER is read as a decline)."""
+IF_MISSING = "If the sources do not contain the answer, say that the sources do not say."
+"""The missing-answer line of every task that answers from sources."""
 
 RAG_TASK = """Task: answer the question using only the sources above.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].

@@ -1,6 +1,6 @@
 """The preamble every node that reads the sources shares, so a model can reuse their prefix.
 
-grade_documents, generate and self_check send this system text and then the same numbered
+assess, generate and the hops send this system text and then the same numbered
 sources first; only the task after the sources differs. llama.cpp (and hosted prefix caches)
 then compute the sources once per run instead of once per call.
 """

@@ -10,7 +10,7 @@ import re
 from dataclasses import fields
 from typing import Any
 
-from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.context import Context, removed_problem
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -39,6 +39,9 @@ def context_problem(context: object, configurable: object = None) -> str:
         return f"context must be an object, not {type(context).__name__}"
     if configurable is not None and not isinstance(configurable, dict):
         return f"config.configurable must be an object, not {type(configurable).__name__}"
+    removed = removed_problem(context) or removed_problem(configurable)
+    if removed:
+        return f"context: {removed}"
     names = {f.name for f in fields(Context)}
     given = {k: v for k, v in (configurable or {}).items() if k in names}
     try:

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from importlib import metadata, resources
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 
 from adaptive_rag.core.access import Reader
 from adaptive_rag.core.environment import default_collection
@@ -107,19 +107,6 @@ class Context:
             " (one more model call per retrieval)."
         },
     )
-    correct_threshold: float = field(
-        default=0.7,
-        metadata={
-            "description": "CRAG: a document scoring at or above this makes retrieval 'correct'."
-        },
-    )
-    incorrect_threshold: float = field(
-        default=0.3,
-        metadata={
-            "description": "CRAG: when every document scores below this, retrieval is"
-            " 'incorrect'; documents below it are dropped."
-        },
-    )
     history_turns: int = field(
         default=3,
         metadata={"description": "Past turns (question + answer) used to rewrite a follow-up."},
@@ -147,7 +134,7 @@ class Context:
             " facts the previous ones found (1-6)."
         },
     )
-    router: str = field(
+    router: Literal["rules+model", "learned"] = field(
         default="rules+model",
         metadata={
             "description": "Who routes a question no rule settles: 'rules+model' (the fast model"
@@ -163,7 +150,7 @@ class Context:
             " rules+model and says so in the route's reason."
         },
     )
-    complex_shape: str = field(
+    complex_shape: Literal["auto", "parallel", "sequential"] = field(
         default="auto",
         metadata={
             "description": "How complex questions are searched: 'parallel' (independent parts,"
@@ -186,48 +173,21 @@ class Context:
         default=3,
         metadata={"description": "Web results fetched per web search (1-10)."},
     )
-    self_check: bool = field(
-        default=True,
-        metadata={"description": "Check answers for groundedness and relevance (Self-RAG)."},
-    )
-    skip_checks_when_confident: bool = field(
-        default=True,
+    answer_check: Literal["mark", "decline", "off"] = field(
+        default="mark",
         metadata={
-            "description": "When keyword and vector search both rank the top document in their"
-            " top 3, answer without grading (one model call saved)."
+            "description": "How a written answer is checked against its sources (by rules, no"
+            " model call; its citations are repaired either way): 'mark' returns an answer still"
+            " unsupported after max_regenerations marked unverified, 'decline' declines it, 'off'"
+            " skips the check. Default 'mark'."
         },
     )
-    check_confident_answers: bool = field(
-        default=True,
+    declines: Literal["when_unlikely", "never"] = field(
+        default="when_unlikely",
         metadata={
-            "description": "Self-check answers even when both search channels agreed (grading is"
-            " still skipped); an unsupported answer is then declined instead of returned."
-        },
-    )
-    check_below: float = field(
-        default=0.5,
-        metadata={
-            "description": "Self-check an answer that assess rated only when its odds that the"
-            " sources state the answer were below this (0.5: less likely than not); 1.0 checks"
-            " every answer. Measured: over 82 assessed answers of three sets, the check found"
-            " none ungrounded and one not answering (at odds 0.47); docs/benchmarks.md.",
-        },
-    )
-    decline_when_not_found: bool = field(
-        default=False,
-        metadata={
-            "description": "Let the answer-writer reply NO_ANSWER when the sources lack the answer,"
-            " returned as a typed decline. Off by default: on SQuAD2 the embedded 1.5B model"
-            " declined 7/16 answerable questions this way (and 11/18 unanswerable ones)."
-        },
-    )
-    decline_below: float = field(
-        default=0.42,
-        metadata={
-            "description": "Before writing, the model is asked whether the sources state the"
-            " answer; below this probability of yes the question is declined (not_in_sources)"
-            " without writing. 0 never declines. 0.42 was measured on 60 SQuAD2 questions kept"
-            " apart from the evaluation: it declined 15/32 unanswerable and 1/28 answerable.",
+            "description": "'when_unlikely' declines (not_in_sources) when the fitted judge finds"
+            " it unlikely that the sources answer the question; 'never' always returns the answer."
+            " Default 'when_unlikely'."
         },
     )
     allow_general_knowledge: bool = field(
@@ -280,27 +240,16 @@ class Context:
     def __post_init__(self) -> None:
         """Reject settings that would break a run, with a message that names the field."""
         _check_range("k", self.k, 1, 20)
-        _check_range("correct_threshold", self.correct_threshold, 0.0, 1.0)
-        _check_range("incorrect_threshold", self.incorrect_threshold, 0.0, 1.0)
-        _check_range("decline_below", self.decline_below, 0.0, 1.0)
-        _check_range("check_below", self.check_below, 0.0, 1.0)
-        if self.incorrect_threshold > self.correct_threshold:
-            raise ValueError(
-                "incorrect_threshold must not exceed correct_threshold"
-                f" ({self.incorrect_threshold} > {self.correct_threshold})"
-            )
         _check_range("history_turns", self.history_turns, 0, 50)
         _check_range("max_rewrites", self.max_rewrites, 0, 10)
         _check_range("max_regenerations", self.max_regenerations, 0, 10)
         _check_range("max_web_searches", self.max_web_searches, 0, 10)
         _check_range("max_sub_questions", self.max_sub_questions, 2, 4)
         _check_range("max_hops", self.max_hops, 1, 6)
-        if self.router not in ("rules+model", "learned"):
-            raise ValueError(f"router must be rules+model or learned, got {self.router!r}")
-        if self.complex_shape not in ("auto", "parallel", "sequential"):
-            raise ValueError(
-                f"complex_shape must be auto, parallel or sequential, got {self.complex_shape!r}"
-            )
+        for name, allowed in choices().items():
+            if getattr(self, name) not in allowed:
+                value = getattr(self, name)
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
         _check_range("web_results", self.web_results, 1, 10)
         _check_range("max_question_chars", self.max_question_chars, 1, 1_000_000)
         _check_range("answer_cache_ttl", self.answer_cache_ttl, 1, 31_536_000)
@@ -322,6 +271,37 @@ class Context:
         return Reader.of(self.user, self.groups.split(","))
 
 
+@cache
+def choices() -> dict[str, tuple[str, ...]]:
+    """Return the values each enumerated setting takes, read from its Literal annotation."""
+    hints = get_type_hints(Context, include_extras=True)
+    return {name: get_args(hint) for name, hint in hints.items() if get_origin(hint) is Literal}
+
+
+REMOVED: dict[str, str] = {
+    "self_check": "use answer_check ('mark', 'decline' or 'off')",
+    "check_confident_answers": "use answer_check ('mark', 'decline' or 'off')",
+    "check_below": "use answer_check ('mark', 'decline' or 'off')",
+    "skip_checks_when_confident": "sources are always judged now (the judge makes no model call)",
+    "correct_threshold": "the relevance judge's thresholds ship with its fitted weights",
+    "incorrect_threshold": "the relevance judge's thresholds ship with its fitted weights",
+    "decline_below": "use declines ('when_unlikely' or 'never')",
+    "decline_when_not_found": "use declines ('when_unlikely' or 'never')",
+}
+"""Settings an older client or a saved assistant may still send, and what replaces each."""
+
+
+def removed_problem(settings: object) -> str:
+    """Say which removed settings a mapping holds and what replaces them ('' when none)."""
+    if not isinstance(settings, dict):
+        return ""
+    return "; ".join(
+        f"setting {name!r} was removed: {REMOVED[name]} (CHANGELOG.md)"
+        for name in settings
+        if name in REMOVED
+    )
+
+
 NOT_SHAPING_ANSWERS = frozenset(
     {"answer_cache", "answer_cache_ttl", "answer_cache_similarity", "max_question_chars"}
 )
@@ -341,8 +321,10 @@ def answer_writer() -> str:
     """
     digest = hashlib.sha256(_version().encode())
     for package in _WRITERS:
-        items = resources.files(f"adaptive_rag.{package}").iterdir()
-        for item in sorted(items, key=lambda i: i.name):
+        folder = resources.files(f"adaptive_rag.{package}")
+        items = [*folder.iterdir()]
+        items += [i for d in items if d.is_dir() and d.name == "weights" for i in d.iterdir()]
+        for item in sorted(items, key=lambda i: str(i)):
             if item.name.endswith((".py", ".json")):
                 digest.update(f"{package}/{item.name}".encode() + b"\0" + item.read_bytes())
     return digest.hexdigest()[:16]
@@ -386,8 +368,14 @@ def context_of(runtime: Runtime[Any] | None) -> Context:
     ctx = runtime.context if runtime is not None else None
     names = {f.name for f in fields(Context)}
     if isinstance(ctx, dict):
+        removed = removed_problem(ctx)
+        if removed:
+            raise ValueError(removed)
         ctx = Context(**{key: value for key, value in ctx.items() if key in names})
     elif not isinstance(ctx, Context):
+        removed = removed_problem(configurable)
+        if removed:
+            raise ValueError(removed)
         # None, or a parent graph's own context (embedded as a subgraph): Context fields set in
         # config.configurable apply, as LangGraph Server applies them (invalid ones raise)
         ctx = Context(**{key: value for key, value in configurable.items() if key in names})

@@ -14,7 +14,7 @@ def conversation(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     return [m for m in messages if getattr(m, "name", None) != REJECTED]
 
 
-Switch = Literal["self_check", "clarify", "check_confident", "answer_cache"]
+Switch = Literal["answer_check", "decline_unsupported", "declines", "clarify", "answer_cache"]
 
 
 def switched_on(state: State, name: Switch) -> bool:

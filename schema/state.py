@@ -195,10 +195,13 @@ class TurnSettings(TypedDict, total=False):
     max_regenerations: int
     max_web_searches: int
     max_hops: int
-    self_check: bool
+    answer_check: bool
+    """Check written answers against their sources (answer_check is not 'off')."""
+    decline_unsupported: bool
+    """Decline an answer still unsupported when its budget is spent (answer_check 'decline')."""
+    declines: bool
+    """Decline when the sources are unlikely to answer the question (declines 'when_unlikely')."""
     clarify: bool
-    check_confident: bool
-    """Self-check answers even when both search channels agreed on the top document."""
     answer_cache: bool
     """Look for (and keep) earlier answers to the same question."""
 
@@ -285,7 +288,7 @@ class State(InputState, OutputState, total=False):
     relevance: Relevance | None
     """CRAG verdict on the latest retrieval."""
     retrieval_confident: bool
-    """Both search channels agreed on the top document, so grading and self-check are skipped."""
+    """Both search channels agreed on the top document (a signal for confidence)."""
     graded: bool
     """False when the grader's output could not be read (documents kept as relevant)."""
     sub_questions: list[str]
@@ -304,8 +307,8 @@ class State(InputState, OutputState, total=False):
     """Self-RAG verdict on the latest answer."""
     support: float | None
     """How likely the sources state the answer (the model's odds of yes, before writing)."""
-    assured: bool
-    """Assess's odds of support reached check_below: the answer is returned without a self-check."""
+    answer_features: dict[str, float]
+    """What the answerability judge read of the latest answer (kept for refitting it from runs)."""
     best_answer: str
     """The best checked answer so far, returned if the budget runs out."""
     best_score: int

@@ -76,7 +76,7 @@ class Update(TypedDict, total=False):
     mode: GenerationMode
     check: SelfCheck | None
     support: float | None
-    assured: bool
+    answer_features: dict[str, float]
     best_answer: str
     best_score: int
     best_sources: list[Source]

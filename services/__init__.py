@@ -8,7 +8,10 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from adaptive_rag.core.answerability import answer_judge
 from adaptive_rag.core.cache import LRUCache
+from adaptive_rag.core.fitted import Judge
+from adaptive_rag.core.relevance import SearchedBy, relevance_judge
 from adaptive_rag.providers.chat import load_chat_model
 from adaptive_rag.providers.web import WebSearch, default_web_search
 from adaptive_rag.schema.context import Context
@@ -86,6 +89,10 @@ class Services:
     """Turn the web off even when a key is present."""
     answer_cache: AnswerCache | None = None
     """Earlier answers; None: the knowledge base's own (when the Context turns them on)."""
+    relevance: Judge | None = None
+    """Judges retrieved sources (grade_documents); None: the fitted judge shipped for them."""
+    answerability: Judge | None = None
+    """Judges whether the sources answer the question (self_check); None: the shipped one."""
     route_cache: LRUCache[tuple[str, ...], tuple[str, str]] = field(
         default_factory=lambda: LRUCache(1024)
     )
@@ -122,6 +129,20 @@ class Services:
         if "reader" in getattr(type(self.retriever), "model_fields", {}):
             return self.retriever.model_copy(update={"reader": ctx.reader()})
         return self.retriever
+
+    def relevance_for(self, ctx: Context, signals: SearchedBy) -> tuple[Judge | None, str]:
+        """Return the relevance judge for this run's sources, and why it is not the full one."""
+        if self.relevance is not None:
+            return self.relevance, ""
+        from adaptive_rag.knowledge.embeddings import resolve_embeddings_spec  # noqa: PLC0415
+
+        return relevance_judge(resolve_embeddings_spec(ctx.embedding_model), signals)
+
+    def answer_judge_for(self, chat_model: str) -> tuple[Judge | None, str]:
+        """Return the answerability judge for this chat model, and why not the full one."""
+        if self.answerability is not None:
+            return self.answerability, ""
+        return answer_judge(chat_model)
 
     def answers(self, ctx: Context) -> tuple[AnswerCache, int] | None:
         """Return the answer cache and the knowledge base's revision, or None when there is none."""

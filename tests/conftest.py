@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.providers import chat, local_model
-from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, kb_docs
+from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, ScriptedJudge, kb_docs
 
 
 @pytest.fixture(autouse=True)
@@ -27,13 +27,24 @@ def _offline(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
 class Harness:
     """A graph over fakes; `ask` runs one question and returns the output state."""
 
-    def __init__(self, model: ScriptedChatModel, retriever: Any, web: FakeWeb | None) -> None:
+    def __init__(
+        self,
+        model: ScriptedChatModel,
+        retriever: Any,
+        web: FakeWeb | None,
+        relevance: ScriptedJudge | None = None,
+    ) -> None:
         self.model = model
         self.retriever = retriever
         self.web = web
+        self.relevance = relevance or ScriptedJudge([0.9])
         self.graph = build_graph(
             services=Services(
-                chat_model=model, retriever=retriever, web_search=web, no_web=web is None
+                chat_model=model,
+                retriever=retriever,
+                web_search=web,
+                no_web=web is None,
+                relevance=self.relevance,
             )
         )
 
@@ -43,11 +54,17 @@ class Harness:
 
 @pytest.fixture
 def make_harness() -> Any:
-    def make(web: FakeWeb | None = None, retriever: Any = None, **script: Any) -> Harness:
+    def make(
+        web: FakeWeb | None = None,
+        retriever: Any = None,
+        relevance: ScriptedJudge | None = None,
+        **script: Any,
+    ) -> Harness:
         return Harness(
             ScriptedChatModel.with_script(**script),
             retriever if retriever is not None else KeywordRetriever(docs=kb_docs()),
             web,
+            relevance,
         )
 
     return make

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
+import math
 import re
 import threading
 import time
@@ -19,13 +19,11 @@ from adaptive_rag.prompts import (
     classify,
     decompose,
     generate,
-    grade_documents,
     hop,
     reading,
     refine,
     retrieve,
     rewrite_with_history,
-    self_check,
     sub_question,
     transform_query,
 )
@@ -41,12 +39,10 @@ from pydantic import ConfigDict, PrivateAttr
 
 READING_ROLES: list[tuple[str, str]] = [
     ("regenerate", "rejected by a fact check"),
-    ("grade", grade_documents.TASK[:40]),
     ("assess", assess.TASK[:40]),
     ("synthesis", generate.SYNTHESIS_TASK[:60]),
     ("hops_answer", generate.HOPS_TASK[:60]),
     ("hop", hop.TASK[:50]),
-    ("check", self_check.TASK[:40]),
     ("rag", generate.RAG_TASK[:40]),
 ]
 """Nodes that share the reading preamble, told apart by the task after the sources."""
@@ -83,7 +79,6 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
     "classify": "simple",
     "rewrite": "What is the standalone question?",
     "decompose": '{"sub_questions": ["What is A?", "What is B?"]}',
-    "grade": lambda user: grades(*[9] * user.count("<source ")),
     "assess": "yes",
     "refine": '{"keep": [1]}',
     "transform": "better search query",
@@ -94,17 +89,33 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
     "synthesis": "Combined answer [1][2].",
     "hop": '{"finding": "", "answerable": true, "next_query": ""}',
     "hops_answer": "Answer from the hops [1][2].",
-    "check": '{"grounded": true, "answers_question": true, "feedback": ""}',
     "sub": "Sub-answer [1].",
     "multi_query": '{"queries": ["Aurora lamp watts", "lamp power use"]}',
     "hyde": "The Zephyr X2 kettle holds 1.7 litres.",
 }
 
 
-def grades(*scores: float) -> str:
-    """Return a grader reply for 0-10 scores: 7+ is yes, 3+ is partial, below is no."""
-    labels = ["yes" if s >= 7 else "partial" if s >= 3 else "no" for s in scores]
-    return json.dumps({"grades": labels})
+class ScriptedJudge:
+    """A relevance judge whose probabilities are scripted: one list per search, in order.
+
+    A search beyond the script gets the last list again (padded with its last value); the
+    thresholds are CRAG's usual cut-offs unless given.
+    """
+
+    def __init__(self, *searches: list[float], thresholds: dict[str, float] | None = None) -> None:
+        self.searches = [list(s) for s in searches] or [[0.9]]
+        self.thresholds = thresholds or {"keep": 0.3, "correct": 0.7, "incorrect": 0.3}
+        self.calls: list[dict[str, float]] = []
+        self._search, self._source = 0, 0
+
+    def probability(self, values: dict[str, float]) -> float:
+        if values.get("fused_reciprocal_rank") == 1.0 and self.calls:  # a new search starts
+            self._search, self._source = self._search + 1, 0
+        self.calls.append(values)
+        scores = self.searches[min(self._search, len(self.searches) - 1)]
+        score = scores[min(self._source, len(scores) - 1)]
+        self._source += 1
+        return score
 
 
 _SERIAL = threading.Lock()
@@ -199,6 +210,27 @@ class ScriptedChatModel(BaseChatModel):
             },
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+class OddsModel(ScriptedChatModel):
+    """A scripted model that reports the first token's log-probabilities, as OpenAI's API does."""
+
+    p_yes: float = 0.9
+
+    @property
+    def _llm_type(self) -> str:
+        return "openai-chat"
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> ChatResult:
+        result = super()._generate(messages, *args, **kwargs)
+        if kwargs.get("logprobs"):
+            top = [
+                {"token": "yes", "logprob": math.log(self.p_yes)},
+                {"token": "no", "logprob": math.log(1 - self.p_yes)},
+            ]
+            message = result.generations[0].message
+            message.response_metadata = {"logprobs": {"content": [{**top[0], "top_logprobs": top}]}}
+        return result
 
 
 class KeywordRetriever(BaseRetriever):

@@ -34,7 +34,7 @@ graph = build_graph(
 
 def _slow_answer(user: str) -> str:
     time.sleep(4)  # long enough to kill the server mid-run
-    return "A slow answer [1]."
+    return "The Zephyr X2 kettle holds 1.7 litres [1]."
 
 
 slow_graph = build_graph(

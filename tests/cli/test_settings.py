@@ -9,12 +9,12 @@ from adaptive_rag.cli.settings import settings_from_pairs
 
 def test_pairs_take_the_type_of_the_field() -> None:
     settings = settings_from_pairs(
-        ["k=6", "answer_sub_questions=off", "correct_threshold=0.8", "collection=docs"]
+        ["k=6", "answer_sub_questions=off", "answer_cache_similarity=0.9", "collection=docs"]
     )
     assert settings == {
         "k": 6,
         "answer_sub_questions": False,
-        "correct_threshold": 0.8,
+        "answer_cache_similarity": 0.9,
         "collection": "docs",
     }
     assert Context(**settings).k == 6
@@ -26,7 +26,8 @@ def test_pairs_take_the_type_of_the_field() -> None:
         ("k", "expected FIELD=VALUE"),
         ("nope=1", "FIELD one of"),
         ("k=six", "k: 'six' is not a valid value"),
-        ("self_check=maybe", "expected true or false"),
+        ("clarify=maybe", "expected true or false"),
+        ("self_check=false", "'self_check' was removed: use answer_check"),
     ],
 )
 def test_bad_pairs_name_the_problem(pair: str, message: str) -> None:

@@ -173,7 +173,7 @@ def test_a_cancelled_run_frees_the_embedded_model_within_a_second(kb_dir: Path) 
     from langchain_core.messages import AIMessageChunk  # noqa: PLC0415
 
     graph = build_graph()
-    ctx = Context(kb_path=str(kb_dir), collection="quillon", self_check=False)
+    ctx = Context(kb_path=str(kb_dir), collection="quillon", answer_check="off")
     question = "Explain in detail everything the warranty covers, step by step."
 
     class Written(BaseCallbackHandler):

@@ -120,8 +120,8 @@ def test_off_and_declined_are_not_cached(tmp_path: Path) -> None:
     assert (
         "recall" not in off["diagnostics"]["steps"] and off["diagnostics"]["answer_cache"] == "off"
     )
-    h.ask(decline_when_not_found=True)  # declined: nothing kept
-    assert h.ask(decline_when_not_found=True)["model_calls_made"] > 0
+    h.ask()  # declined (the model said NO_ANSWER): nothing kept
+    assert h.ask()["model_calls_made"] > 0
 
 
 def test_an_answer_is_returned_for_its_ttl_only(

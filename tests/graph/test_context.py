@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 
 import pytest
@@ -23,8 +24,9 @@ def test_defaults_are_valid_and_every_field_is_described() -> None:
     ("kwargs", "field"),
     [
         ({"k": 0}, "k"),
-        ({"correct_threshold": 1.5}, "correct_threshold"),
-        ({"incorrect_threshold": 0.9, "correct_threshold": 0.5}, "incorrect_threshold"),
+        ({"answer_check": "sometimes"}, "answer_check must be one of mark, decline, off"),
+        ({"declines": "always"}, "declines"),
+        ({"router": "coin"}, "router"),
         ({"max_sub_questions": 1}, "max_sub_questions"),
         ({"max_sub_questions": 5}, "max_sub_questions"),
         ({"max_rewrites": -1}, "max_rewrites"),
@@ -69,3 +71,17 @@ def test_on_a_server_the_signed_in_user_replaces_what_the_request_says() -> None
     assert context_of(Runtime(context=claimed, server_info=bare)).user == "studio"
     # in process, with no server, the context is the host's to set
     assert context_of(Runtime(context=claimed)).user == "bob"
+
+
+@pytest.mark.parametrize(
+    "name", ["self_check", "check_below", "decline_below", "correct_threshold"]
+)
+def test_a_removed_setting_is_refused_naming_its_replacement(name: str) -> None:
+    from adaptive_rag.schema.checks import context_problem
+    from adaptive_rag.schema.context import REMOVED, context_of
+    from langgraph.runtime import Runtime
+
+    with pytest.raises(ValueError, match=f"'{name}' was removed: {re.escape(REMOVED[name])}"):
+        context_of(Runtime(context={name: 0.5}))
+    assert f"'{name}' was removed" in context_problem({name: 0.5})  # the HTTP layer's 422
+    assert f"'{name}' was removed" in context_problem(None, {name: 0.5})  # or configurable

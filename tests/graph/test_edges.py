@@ -10,7 +10,7 @@ from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Send
 
-SETTINGS = {"max_rewrites": 1, "max_regenerations": 1, "max_web_searches": 1, "self_check": 1}
+SETTINGS = {"max_rewrites": 1, "max_regenerations": 1, "max_web_searches": 1, "answer_check": 1}
 
 
 def state(**fields: Any) -> Any:
@@ -98,13 +98,10 @@ def test_after_grading(
     assert edges.after_grading(s) == expected
 
 
-def test_kept_documents_are_assessed_before_writing_and_a_decline_skips_writing() -> None:
+def test_kept_documents_are_assessed_before_writing() -> None:
     kept = state(relevance="incorrect", rewrites=1, web_available=False)
     kept["documents"] = [Document(page_content="the top hit, kept")]
     assert edges.after_grading(kept) == "assess"
-    assert edges.after_assess(state()) == "generate"
-    declined = state(decline={"reason": "not_in_sources", "detail": "0.05"})
-    assert edges.after_assess(declined) == "finalize"
 
 
 def test_after_refine_and_transform_use_the_web_only_within_budget() -> None:
@@ -128,9 +125,13 @@ def test_after_generate_checks_only_answers_with_sources() -> None:
     assert edges.after_generate(state(mode="rag", documents=[])) == "finalize"
     assert edges.after_generate(state(mode="fallback")) == "finalize"
     assert edges.after_generate(state(mode="none", documents=[doc])) == "finalize"
-    no_check = {**SETTINGS, "self_check": 0}
+    no_check = {**SETTINGS, "answer_check": 0}
     assert edges.after_generate({"settings": no_check, "mode": "rag", "documents": [doc]}) == (
         "finalize"
+    )
+    declines_only = {**no_check, "declines": 1}  # the check runs for the decline alone
+    assert edges.after_generate({"settings": declines_only, "mode": "rag", "documents": [doc]}) == (
+        "self_check"
     )
 
 
@@ -143,6 +144,7 @@ def test_after_generate_checks_only_answers_with_sources() -> None:
         (check(True, False), 0, 0, "simple", "transform_query"),
         (check(True, False), 0, 1, "simple", "finalize"),
         (check(True, False), 0, 0, "complex", "finalize"),
+        (check(False, False), 0, 0, "simple", "transform_query"),  # unanswerable goes first
         (None, 0, 0, "simple", "finalize"),
     ],
 )
@@ -158,11 +160,7 @@ def test_missing_settings_spend_nothing() -> None:
     assert edges.after_grading(s) == "generate"  # type: ignore[arg-type]
 
 
-def test_confident_retrieval_skips_grading_and_self_check() -> None:
+def test_agreed_retrieval_is_checked_like_any_other() -> None:
     doc = Document(page_content="x")
-    assert edges.after_retrieve(state(retrieval_confident=True)) == "assess"
-    assert edges.after_retrieve(state(retrieval_confident=False)) == "grade_documents"
     confident = state(mode="rag", documents=[doc], retrieval_confident=True)
-    assert edges.after_generate(confident) == "finalize"
-    regenerated = state(mode="synthesis", documents=[doc], retrieval_confident=True)
-    assert edges.after_generate(regenerated) == "self_check"
+    assert edges.after_generate(confident) == "self_check"

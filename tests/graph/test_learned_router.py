@@ -90,5 +90,5 @@ def test_unreadable_weights_degrade_to_the_model(make_harness: Any, tmp_path: Pa
 
 
 def test_an_unknown_router_is_refused() -> None:
-    with pytest.raises(ValueError, match="router must be rules\\+model or learned"):
+    with pytest.raises(ValueError, match="router must be one of rules\\+model, learned"):
         Context(router="neural")

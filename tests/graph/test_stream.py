@@ -4,18 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from adaptive_rag import Context
 from adaptive_rag.graph.builder import build_graph
 from adaptive_rag.services import Services
 from fakes import KeywordRetriever, ScriptedChatModel, kb_docs
 from langgraph.checkpoint.memory import InMemorySaver
 
 
-def _streamed(graph: Any, question: str, thread: str) -> tuple[list[Any], dict[str, Any]]:
+def _streamed(
+    graph: Any, question: str, thread: str, **context: Any
+) -> tuple[list[Any], dict[str, Any]]:
     config = {"configurable": {"thread_id": thread}}
     events = [
         (mode, data)
         for mode, data in graph.stream(
-            {"question": question}, config, stream_mode=["messages", "values"]
+            {"question": question},
+            config,
+            context=Context(**context),
+            stream_mode=["messages", "values"],
         )
     ]
     # the question comes back as the human turn intake adds; everything else is the answer
@@ -47,8 +53,10 @@ def test_only_the_answer_streams_under_the_id_the_final_message_keeps() -> None:
 
 
 def test_a_regenerated_answer_streams_under_a_new_id_and_the_final_message_keeps_the_last() -> None:
-    never = '{"grounded": false, "answers_question": true, "feedback": "unsupported"}'
-    tokens, final = _streamed(_graph(check=never), "How big is the Zephyr X2 kettle?", "t2")
+    never = "It costs 49 dollars [1]."  # no source says so, however often it is written
+    graph = _graph(rag=never, regenerate=never)
+    question = "How big is the Zephyr X2 kettle?"
+    tokens, final = _streamed(graph, question, "t2", answer_check="decline")
     ids = list(dict.fromkeys(chunk.id for chunk, _ in tokens))
     assert len(ids) >= 2  # each generation is its own message
     assert final["answerable"] is False  # declined: the decline replaces the last draft

@@ -8,30 +8,33 @@ from typing import Any
 import pytest
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
-from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, grades, kb_docs, web_docs
+from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, ScriptedJudge, kb_docs, web_docs
 
-NEVER_GROUNDED = '{"grounded": false, "answers_question": false, "feedback": "unsupported"}'
-NEVER_ANSWERS = '{"grounded": true, "answers_question": false, "feedback": "off topic"}'
-
-
-def ALL_IRRELEVANT(user: str) -> str:  # noqa: N802 - reads as a constant reply
-    return grades(*[0] * user.count("<source "))
+UNSUPPORTED = "It costs 49 dollars [1]."
+"""An answer no source supports, however often it is written."""
+NEVER_GROUNDED = dict.fromkeys(("rag", "regenerate", "synthesis", "hops_answer"), UNSUPPORTED)
 
 
 def run(
-    web: Any = None, question: str = "How big is the Zephyr X2 kettle?", **kw: Any
+    web: Any = None,
+    question: str = "How big is the Zephyr X2 kettle?",
+    irrelevant: bool = False,
+    never_grounded: bool = False,
+    never_answers: bool = False,
+    **kw: Any,
 ) -> tuple[dict[str, Any], ScriptedChatModel]:
-    script = {
-        k: v for k, v in kw.items() if k in {"check", "grade", "decompose", "classify", "hop"}
-    }
+    script = {k: v for k, v in kw.items() if k in {"decompose", "classify", "hop", "transform"}}
     ctx = {k: v for k, v in kw.items() if k not in script}
-    model = ScriptedChatModel.with_script(**script)
+    model = ScriptedChatModel.with_script(**script, **(NEVER_GROUNDED if never_grounded else {}))
+    unlikely = ScriptedJudge([0.0], thresholds={"decline": 0.5})
     graph = build_graph(
         services=Services(
             chat_model=model,
             retriever=KeywordRetriever(docs=kb_docs()),
             web_search=web,
             no_web=web is None,
+            relevance=ScriptedJudge([0.0] if irrelevant else [0.9]),
+            answerability=unlikely if never_answers else None,
         )
     )
     return graph.invoke({"question": question}, context=Context(**ctx)), model
@@ -39,24 +42,26 @@ def run(
 
 @pytest.mark.parametrize("budget", [0, 1, 3])
 def test_never_grounded_stops_after_its_regeneration_budget(budget: int, tally: Any) -> None:
-    out, model = run(check=NEVER_GROUNDED, max_regenerations=budget)
+    out, model = run(never_grounded=True, max_regenerations=budget, answer_check="decline")
     d = out["diagnostics"]
     assert d["regenerations"] == budget and d["generations"] == budget + 1
     assert out["verified"] is False and out["answerable"] is False  # declined, never guessed
     assert out["decline"]["reason"] == "unsupported" and UNVERIFIED_NOTE not in out["answer"]
-    # classify + grade + assess + (generate + check) per attempt
-    assert d["model_calls"] == 3 + 2 * (budget + 1) == len(model.calls)
+    # classify + assess + generate per attempt (grading and checking call no model)
+    assert d["model_calls"] == 2 + (budget + 1) == len(model.calls)
+    marked, _ = run(never_grounded=True, max_regenerations=budget)
+    assert marked["answerable"] is True and UNVERIFIED_NOTE in marked["answer"]
     tally(faults=1)
 
 
 @pytest.mark.parametrize("budget", [0, 1, 3])
 def test_never_answers_stops_after_its_rewrite_budget(budget: int, tally: Any) -> None:
-    out, model = run(check=NEVER_ANSWERS, max_rewrites=budget)
+    out, model = run(never_answers=True, max_rewrites=budget, transform="Zephyr X2 kettle size")
     d = out["diagnostics"]
     assert d["rewrites"] == budget and d["retrievals"] == budget + 1
-    assert out["verified"] is False
-    # classify, then per search: grade + assess + generate + check (+ the rewrite between)
-    assert d["model_calls"] == len(model.calls) <= 1 + budget * 5 + 4
+    assert out["verified"] is False and out["decline"]["reason"] == "not_in_sources"
+    # classify, then per search: assess + generate (+ the rewrite between)
+    assert d["model_calls"] == len(model.calls) == 1 + (budget + 1) * 2 + budget
     tally(faults=1)
 
 
@@ -67,8 +72,8 @@ def test_always_irrelevant_ends_within_rewrite_and_web_budgets(
     web = FakeWeb(web_docs()) if searches else None
     out, model = run(
         web=web,
-        grade=ALL_IRRELEVANT,
-        check=NEVER_GROUNDED,
+        irrelevant=True,
+        never_grounded=True,
         max_rewrites=rewrites,
         max_web_searches=max(searches, 0),
         max_regenerations=1,
@@ -76,9 +81,7 @@ def test_always_irrelevant_ends_within_rewrite_and_web_budgets(
     d = out["diagnostics"]
     assert d["rewrites"] <= rewrites and d["web_searches"] <= searches
     assert d["regenerations"] <= 1 and out["verified"] is False
-    bound = (
-        1 + (rewrites + 1) * 2 + searches + 2 * 2
-    )  # classify, (grade+transform)s, webs, (gen+check)x2
+    bound = 1 + rewrites + searches + 2 * 2  # classify, transforms, webs, (assess + gen) x 2
     assert len(model.calls) <= bound
     tally(faults=2)
 
@@ -101,8 +104,8 @@ def test_everything_adversarial_at_once_is_bounded(tally: Any) -> None:
     web = FakeWeb(web_docs())
     out, model = run(
         web=web,
-        grade=ALL_IRRELEVANT,
-        check=NEVER_GROUNDED,
+        irrelevant=True,
+        never_grounded=True,
         max_rewrites=2,
         max_regenerations=2,
         max_web_searches=2,
@@ -127,15 +130,16 @@ def test_endless_hops_and_never_grounded_answers_stop_on_their_budgets(
     out, model = run(
         question="Where was the inventor of the Zephyr X2 kettle born?",
         hop=endless,
-        check=NEVER_GROUNDED,
+        never_grounded=True,
+        answer_check="decline",
         max_hops=hops,
         max_regenerations=regenerations,
     )
     d = out["diagnostics"]
     assert len(d["hops"]) == hops and d["retrievals"] == hops
     assert d["regenerations"] == regenerations and out["answerable"] is False
-    # hops + (generate + check) per attempt; the rule routed it, so no classify call
-    assert d["model_calls"] == len(model.calls) == hops + 2 * (regenerations + 1)
+    # hops + generate per attempt; the rule routed it, so no classify call
+    assert d["model_calls"] == len(model.calls) == hops + regenerations + 1
     tally(faults=1)
 
 
@@ -145,7 +149,8 @@ def test_a_never_grounded_synthesis_stops_after_its_regeneration_budget(
 ) -> None:
     out, model = run(
         question="Compare the Zephyr X2 kettle and the Aurora lamp.",
-        check=NEVER_GROUNDED,
+        never_grounded=True,
+        answer_check="decline",
         max_regenerations=budget,
     )
     d = out["diagnostics"]

@@ -12,7 +12,7 @@ from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.core.secrets import describe, redact
 from adaptive_rag.providers import chat
 from adaptive_rag.providers.web import TavilySearch
-from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, grades, kb_docs
+from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, ScriptedJudge, kb_docs
 from langgraph.checkpoint.memory import InMemorySaver
 from servers import http_server
 
@@ -51,9 +51,7 @@ def test_failures_that_quote_keys_leave_no_key_in_state_stream_logs_or_answer(
     keys: None, caplog: pytest.LogCaptureFixture, tally: Any
 ) -> None:
     leak = f"Incorrect API key provided: {OPENAI_KEY} (tavily {TAVILY_KEY}, {OTHER_TOKEN})"
-    model = ScriptedChatModel.with_script(
-        classify=RuntimeError(leak), grade=grades(5, 5), rag=PermissionError(leak)
-    )
+    model = ScriptedChatModel.with_script(classify=RuntimeError(leak), rag=PermissionError(leak))
     checkpointer = InMemorySaver()
     graph = build_graph(
         checkpointer,
@@ -61,6 +59,7 @@ def test_failures_that_quote_keys_leave_no_key_in_state_stream_logs_or_answer(
             chat_model=model,
             retriever=KeywordRetriever(docs=kb_docs()),
             web_search=FakeWeb(error=f"401 Unauthorized for key {TAVILY_KEY}"),
+            relevance=ScriptedJudge([0.5]),  # ambiguous: refine and the web are tried too
         ),
     )
     config = {"configurable": {"thread_id": "secrets"}}

@@ -17,7 +17,7 @@ from adaptive_rag.knowledge import embeddings
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.providers.web import TavilySearch
-from fakes import SAMPLE, HashEmbeddings, ScriptedChatModel, grades
+from fakes import SAMPLE, HashEmbeddings, ScriptedChatModel, ScriptedJudge
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from servers import chroma_process, free_port, http_server, silent_server
@@ -210,12 +210,17 @@ def test_tavily_failures_continue_from_the_knowledge_base(
 ) -> None:
     status, body, delay = TAVILY_FAULTS[fault]
     kb = sample_kb(tmp_path / "kb")
-    model = ScriptedChatModel.with_script(grade=lambda user: grades(*[0] * user.count("<source ")))
+    model = ScriptedChatModel.with_script()
     with http_server(lambda *_: (status, body), delay=delay) as url:
         web = TavilySearch("tvly-test-key-0000000000", timeout=1, base_url=url)
         out, _ = two_turns(
-            Services(chat_model=model, retriever=HybridRetriever(kb=kb), web_search=web),
-            Context(max_rewrites=0, skip_checks_when_confident=False),
+            Services(
+                chat_model=model,
+                retriever=HybridRetriever(kb=kb),
+                web_search=web,
+                relevance=ScriptedJudge([0.0]),  # nothing relevant: the web is searched
+            ),
+            Context(max_rewrites=0),
         )
     notes = " ".join(out["diagnostics"]["notes"])
     assert (

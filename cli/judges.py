@@ -1,0 +1,99 @@
+"""`adaptive-rag eval fit-judges`: fit the judges on labelled sets and say how they do."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from adaptive_rag.cli.common import EXIT_BAD_CONFIG, fail
+from adaptive_rag.cli.evaluate import evaluate
+
+SHARED_SETS = "squad2,cmrc2018,multihop_rag"
+
+
+@evaluate.command("fit-judges")
+def eval_fit_judges(
+    sets: Annotated[
+        str,
+        typer.Option(help="Comma-separated shared sets (or questions.jsonl, with --corpus)."),
+    ] = SHARED_SETS,
+    corpus: Annotated[Path | None, typer.Option(help="Corpus JSONL for a custom set.")] = None,
+    out: Annotated[
+        Path, typer.Option(help="Folder for the sets' indexes, labelled rows and weights.")
+    ] = Path("eval-out/judges"),
+    depth: Annotated[int, typer.Option(help="Sources per question, as the agent reads.")] = 4,
+    held_back: Annotated[
+        int,
+        typer.Option(
+            help="Each set's evaluation sample (`eval run --limit N`) left out of the fit."
+        ),
+    ] = 60,
+    model_grader: Annotated[
+        int, typer.Option(help="Also run the prompted grader on this many questions per set.")
+    ] = 0,
+    write: Annotated[bool, typer.Option(help="Install the weights as the package's.")] = False,
+) -> None:
+    """Fit the relevance judge (grade_documents) on retrieved sources with gold labels."""
+    from adaptive_rag.core.fitted import WEIGHTS_DIR  # noqa: PLC0415
+    from adaptive_rag.evaluation.judge_data import collect, held_back_ids  # noqa: PLC0415
+    from adaptive_rag.evaluation.model_grader import model_grades  # noqa: PLC0415
+    from adaptive_rag.evaluation.relevance_fit import fit_relevance  # noqa: PLC0415
+    from adaptive_rag.evaluation.sets import load_eval_set  # noqa: PLC0415
+    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+    from adaptive_rag.knowledge.embeddings import resolve_embeddings_spec  # noqa: PLC0415
+
+    paths, grades, excluded = [], [], set()
+    try:
+        for name in (s.strip() for s in sets.split(",") if s.strip()):
+            data = load_eval_set(name, corpus)
+            paths.append(collect(data, out, depth))
+            excluded |= held_back_ids(data, held_back)
+            if model_grader:
+                grades.append(model_grades(paths[-1], depth, model_grader))
+    except (ValueError, FileNotFoundError) as exc:
+        raise fail(str(exc), EXIT_BAD_CONFIG) from exc
+    fitted = fit_relevance(paths, depth, resolve_embeddings_spec("auto"), grades, excluded)
+    report = fitted["report"]
+    typer.echo(f"{report['questions']} questions, {report['sources']} sources (top {depth})")
+    for name, judge in fitted["judges"].items():
+        figures = report[name]
+        typer.echo(
+            f"\n{name}: held-out AUC {figures['held_out_auc']}, thresholds {figures['thresholds']},"
+            f" verdicts (held out) {figures['verdicts_held_out']}"
+        )
+        typer.echo("held-out folds:\n" + table(figures["held_out"]))
+        typer.echo("each set left out of the fit:\n" + table(figures["left_out"]))
+        weights = out / f"{name}.json"
+        weights.write_text(json.dumps(judge.to_json(report=figures), indent=1))
+        if write:
+            WEIGHTS_DIR.mkdir(exist_ok=True)
+            (WEIGHTS_DIR / f"{name}.json").write_text(weights.read_text())
+    if report["model_grader"]:
+        typer.echo(
+            "\nprompted grader vs the judge, same sources:\n" + table(report["model_grader"])
+        )
+    typer.echo(f"\njudge time per question (median, cold): {report['ms_per_question']} ms")
+    typer.echo(f"weights -> {out}" + (f" and installed in {WEIGHTS_DIR}" if write else ""))
+
+
+@evaluate.command("checks")
+def eval_checks(
+    runs: Annotated[list[Path], typer.Argument(help="`eval run` folders whose answers to check.")],
+    limit: Annotated[
+        int, typer.Option(help="Answers to check (the prompted check is slow).")
+    ] = 120,
+    out: Annotated[Path, typer.Option(help="Where the verdicts are kept (reruns resume).")] = Path(
+        "eval-out/checks/verdicts.jsonl"
+    ),
+) -> None:
+    """Check the same answers by the grounding rules and by the prompted model; compare them."""
+    from adaptive_rag.evaluation.model_check import compare_checks  # noqa: PLC0415
+    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+
+    missing = [str(r) for r in runs if not (r / "results.jsonl").is_file()]
+    if missing:
+        raise fail(f"no results.jsonl in {', '.join(missing)} (run 'eval run' first)", 2)
+    rates = compare_checks(runs, out, limit)
+    typer.echo(table([rates]))

@@ -1,0 +1,126 @@
+"""Relevance of retrieved sources: CRAG's retrieval evaluator as a fitted model over signals.
+
+Every signal is one the agent already has when search returns: each channel's rank and score
+(knowledge.retriever keeps them on the chunk), whether the channels agree, the fused rank, how
+much of the question's names, numbers and content words the source holds (core.terms), and its
+length. A logistic model fitted on labelled retrievals (`adaptive-rag eval fit-judges`) turns
+them into the probability that a source is one the answer needs; no model call is made.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from adaptive_rag.core.fitted import Logistic, load_judge
+from adaptive_rag.core.language import language_of
+from adaptive_rag.core.terms import found_in, terms_of
+
+VECTOR_FEATURES = ("vector_score", "vector_gap", "vector_reciprocal_rank")
+"""Features read from the embedding model's scores: meaningless under another embedding."""
+FEATURES = (
+    *VECTOR_FEATURES,
+    "keyword_share",
+    "keyword_log_score",
+    "keyword_reciprocal_rank",
+    "agreement",
+    "fused_reciprocal_rank",
+    "word_share",
+    "word_gap",
+    "word_unique_share",
+    "number_share",
+    "name_share",
+    "names_found",
+    "log_length",
+    "chinese",
+    "question_log_words",
+)
+"""Every feature the relevance judge may read, in a fixed order."""
+JUDGE = "relevance"
+KEYWORD_JUDGE = "relevance_keyword"
+"""The judge fitted without the vector features, for a knowledge base of another embedding."""
+
+
+def _share(part: int, whole: int) -> float:
+    """Return part / whole, or 1.0 when there is nothing to find (nothing is missing)."""
+    return part / whole if whole else 1.0
+
+
+def _reciprocal(rank: Any) -> float:
+    """Return 1 / rank for a 1-based rank, 0 for an unranked (0 or missing) one."""
+    return 1.0 / float(rank) if rank else 0.0
+
+
+def source_features(
+    question: str, sources: Sequence[tuple[str, Mapping[str, Any]]]
+) -> list[dict[str, float]]:
+    """Describe each retrieved source (text, metadata), in search order, for the judge."""
+    asked = terms_of(question)
+    found = [found_in(asked, text) for text, _ in sources]
+    metas = [meta for _, meta in sources]
+    best_vector = max((float(m.get("vector_score") or 0.0) for m in metas), default=0.0)
+    best_keyword = max((float(m.get("keyword_score") or 0.0) for m in metas), default=0.0)
+    shares = [_share(len(f.words), len(asked.words)) for f in found]
+    best_share = max(shares, default=0.0)
+    chinese = float(language_of(question) == "zh")
+    rows = []
+    for i, ((text, meta), hit, share) in enumerate(zip(sources, found, shares, strict=True)):
+        elsewhere = set().union(*(f.words for j, f in enumerate(found) if j != i))
+        vector = float(meta.get("vector_score") or 0.0)
+        keyword = float(meta.get("keyword_score") or 0.0)
+        rows.append(
+            {
+                "vector_score": vector,
+                "vector_gap": best_vector - vector,
+                "vector_reciprocal_rank": _reciprocal(meta.get("vector_rank")),
+                "keyword_share": keyword / best_keyword if best_keyword else 0.0,
+                "keyword_log_score": math.log1p(max(keyword, 0.0)),
+                "keyword_reciprocal_rank": _reciprocal(meta.get("keyword_rank")),
+                "agreement": float(bool(meta.get("agreement"))),
+                "fused_reciprocal_rank": _reciprocal(meta.get("rank") or i + 1),
+                "word_share": share,
+                "word_gap": best_share - share,
+                "word_unique_share": _share(len(hit.words - elsewhere), len(asked.words)),
+                "number_share": _share(len(hit.numbers), len(asked.numbers)),
+                "name_share": _share(len(hit.names), len(asked.names)),
+                "names_found": float(len(hit.names)),
+                "log_length": math.log1p(len(text)),
+                "chinese": chinese,
+                "question_log_words": math.log1p(len(asked.words)),
+            }
+        )
+    return rows
+
+
+SearchedBy = tuple[bool, bool]
+"""Whether the sources carry (vector, keyword) search signals."""
+
+
+def searched_by(metas: Sequence[Mapping[str, Any]]) -> SearchedBy:
+    """Return which channels' signals a search's results carry (a rank 0 is a miss)."""
+    return (
+        any(m.get("vector_rank") for m in metas),
+        any(m.get("keyword_rank") is not None for m in metas),
+    )
+
+
+def relevance_judge(embedding_model: str, signals: SearchedBy) -> tuple[Logistic | None, str]:
+    """Return the judge for sources of this embedding model, and why it is not the full one.
+
+    Sources found by another embedding model's vectors (or by no vector search at all) are
+    judged by the judge fitted without the vector features; sources with no search signals at
+    all (a retriever of the host's own) are not judged. '' means the full judge applies.
+    """
+    vector, keyword = signals
+    if not keyword:
+        return None, "the sources carry no search signals (a retriever of its own); kept unjudged"
+    full = load_judge(JUDGE)
+    if full is None:
+        return None, "no fitted relevance judge is shipped"
+    why = full.applies_to(embedding_model=embedding_model)
+    if not why and vector:
+        return full, ""
+    keyword_only = load_judge(KEYWORD_JUDGE)
+    why = why or "the sources carry no vector search scores"
+    return keyword_only, f"{why}; judged without vector scores" if keyword_only else why

@@ -1,0 +1,135 @@
+"""The prompted self-check the grounding rules replaced, kept as their baseline.
+
+It asks the chat model whether an answer is grounded in its sources and answers the question
+(Self-RAG's critique as a prompt). `adaptive-rag eval checks` runs it and the rules on the same
+answers of `eval run` folders and reports how often each flags wrong answers and right ones.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from adaptive_rag.core.grounding import check
+from adaptive_rag.evaluation.data import read_jsonl
+from adaptive_rag.evaluation.scoring import answer_text
+from adaptive_rag.prompts.reading import PREAMBLE
+from adaptive_rag.providers.chat import call_model, parse_json
+from adaptive_rag.schema.context import Context
+from adaptive_rag.services import Services
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel
+
+TASK = """Task: check the answer below against the sources above.
+grounded: true if the facts in the answer are stated in the sources (short answers are fine).
+answers_question: true if the answer gives what the question asks for.
+feedback: if either is false, one short sentence on what is wrong; else "".
+Question: {question}
+Answer: {answer}
+Reply with JSON only: {{"grounded": true, "answers_question": true, "feedback": ""}}"""
+
+
+class Verdict(BaseModel):
+    """The prompted checker's reply."""
+
+    grounded: bool
+    answers_question: bool
+    feedback: str = ""
+
+
+def _sources_block(texts: list[str]) -> str:
+    """Lay the sources out as the graph's reading prompt does (title line, then text)."""
+    blocks = []
+    for n, text in enumerate(texts, start=1):
+        title, _, body = text.partition("\n")
+        blocks.append(f'<source id="{n}" title="{title}">\n{body}\n</source>')
+    return "\n\n".join(blocks)
+
+
+def model_verdict(question: str, answer: str, sources: list[str], services: Services) -> Any:
+    """Ask the chat model the old self-check's question; None when its reply is unreadable."""
+    task = TASK.format(question=question, answer=answer)
+    messages = [SystemMessage(PREAMBLE), HumanMessage(f"{_sources_block(sources)}\n\n{task}")]
+    started = time.perf_counter()
+    try:
+        verdict: Verdict | None = parse_json(
+            call_model(services.fast(Context()), messages, Verdict).text, Verdict
+        )
+    except Exception:  # an unreadable reply passed unverified in the old node
+        verdict = None
+    return verdict, time.perf_counter() - started
+
+
+def checkable(record: dict[str, Any]) -> bool:
+    """Whether a run wrote an answer from sources that a check can read."""
+    return (
+        record["config"] == "adaptive"
+        and not record["declined"]
+        and bool(record.get("sources_read"))
+        and bool(record.get("answer"))
+    )
+
+
+def compare_checks(run_dirs: list[Path], out: Path, limit: int) -> dict[str, Any]:
+    """Check the same answers by rules and by the prompted model; rates per answer kind."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = {(r["dataset"], r["id"]): r for r in read_jsonl(out)} if out.exists() else {}
+    records = [r for d in run_dirs for r in read_jsonl(d / "results.jsonl") if checkable(r)]
+    services = Services(no_web=True)
+    with out.open("a", encoding="utf-8") as sink:
+        for record in records[:limit]:
+            key = (record["dataset"], record["id"])
+            if key in done:
+                continue
+            answer = answer_text(record["answer"], []).strip()
+            sources = list(record["sources_read"])
+            started = time.perf_counter()
+            rules = check(answer, sources, record["question"])
+            rule_ms = 1000 * (time.perf_counter() - started)
+            verdict, seconds = model_verdict(record["question"], answer, sources, services)
+            row = {
+                "dataset": record["dataset"],
+                "id": record["id"],
+                "right": bool(record["acc"] >= 0.5 and not record["impossible"]),
+                "impossible": bool(record["impossible"]),
+                "rule_flagged": not rules.grounded,
+                "rule_ms": round(rule_ms, 2),
+                "model_flagged": None
+                if verdict is None
+                else not (verdict.grounded and verdict.answers_question),
+                "model_seconds": round(seconds, 2),
+            }
+            done[key] = row
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+    return check_rates(list(done.values()))
+
+
+def check_rates(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Share of wrong and of right answers each check flags (answerable questions only)."""
+
+    def share(kind: list[dict[str, Any]], flag: str) -> float | None:
+        read = [r for r in kind if r[flag] is not None]
+        return round(sum(bool(r[flag]) for r in read) / len(read), 3) if read else None
+
+    answerable = [r for r in rows if not r["impossible"]]
+    wrong = [r for r in answerable if not r["right"]]
+    right = [r for r in answerable if r["right"]]
+    return {
+        "answers": len(rows),
+        "answerable_right": len(right),
+        "answerable_wrong": len(wrong),
+        "impossible": len(rows) - len(answerable),
+        "rule_flags_wrong": share(wrong, "rule_flagged"),
+        "rule_flags_right": share(right, "rule_flagged"),
+        "model_flags_wrong": share(wrong, "model_flagged"),
+        "model_flags_right": share(right, "model_flagged"),
+        "model_unreadable": sum(r["model_flagged"] is None for r in rows),
+        "rule_ms_median": statistics.median([r["rule_ms"] for r in rows]) if rows else None,
+        "model_seconds_median": statistics.median([r["model_seconds"] for r in rows])
+        if rows
+        else None,
+    }

@@ -1,0 +1,220 @@
+"""Fit the relevance judge (grade_documents) on labelled retrievals, and report how it does.
+
+Rows come from `judge_data.collect`: each answerable question's retrieved sources, gold or not.
+The report gives, per set, the share of gold sources kept and of other sources rejected at the
+shipped threshold, out of fold and with the set left out of the fit, the prompted grader's
+figures on the same sources where they were collected, and the judge's time per question.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from adaptive_rag.core import terms
+from adaptive_rag.core.fitted import Logistic
+from adaptive_rag.core.relevance import (
+    FEATURES,
+    JUDGE,
+    KEYWORD_JUDGE,
+    VECTOR_FEATURES,
+    source_features,
+)
+from adaptive_rag.evaluation.data import read_jsonl
+from adaptive_rag.evaluation.judge_fit import (
+    Matrix,
+    auc,
+    fit_logistic,
+    keep_table,
+    left_out,
+    lowest_keeping,
+    out_of_fold,
+    predict,
+)
+from adaptive_rag.evaluation.model_grader import KEEP_AT
+
+GOLD_KEPT = 0.95
+"""Share of gold sources the keep threshold holds on out-of-fold predictions."""
+FALSE_INCORRECT = 0.02
+"""Share of questions with a gold source among theirs that may be called 'incorrect'."""
+CORRECT_PRECISION = 0.9
+"""Share of 'correct' verdicts whose most probable source must be gold."""
+
+
+def labelled(paths: list[Path], depth: int, excluded: set[str]) -> list[dict[str, Any]]:
+    """Return the answerable questions with gold documents, each with its top `depth` sources.
+
+    `excluded` names questions ("set:id") held back for the evaluation, never fitted on.
+    """
+    rows = []
+    for path in paths:
+        for row in read_jsonl(path):
+            if row["impossible"] or not row["gold_doc_ids"] or not row["sources"]:
+                continue
+            if f"{row['dataset']}:{row['id']}" in excluded:
+                continue
+            rows.append({**row, "sources": row["sources"][:depth]})
+    return rows
+
+
+def matrix(rows: list[dict[str, Any]]) -> tuple[Matrix, Matrix, Matrix, Matrix, Matrix]:
+    """Return features, labels, question ids, set names and question indices per source."""
+    x, y, groups, sets, index = [], [], [], [], []
+    for i, row in enumerate(rows):
+        sources = [(s["text"], s) for s in row["sources"]]
+        described = source_features(row["question"], sources)
+        for values, source in zip(described, row["sources"], strict=True):
+            x.append([values[name] for name in FEATURES])
+            y.append(int(source["gold"]))
+            groups.append(f"{row['dataset']}:{row['id']}")
+            sets.append(row["dataset"])
+            index.append(i)
+    return np.array(x), np.array(y), np.array(groups), np.array(sets), np.array(index)
+
+
+def question_thresholds(p: Matrix, y: Matrix, index: Matrix) -> dict[str, float]:
+    """Choose the CRAG verdict's cut-offs on the best source's probability per question."""
+    best, best_is_gold, has_gold = [], [], []
+    for i in sorted(set(index.tolist())):
+        mask = index == i
+        top = int(np.argmax(p[mask]))
+        best.append(float(p[mask][top]))
+        best_is_gold.append(bool(y[mask][top]))
+        has_gold.append(bool(y[mask].any()))
+    best_a, gold_a, has_a = np.array(best), np.array(best_is_gold), np.array(has_gold)
+    incorrect = float(np.quantile(best_a[has_a], FALSE_INCORRECT)) if has_a.any() else 0.0
+    correct = 1.0
+    for t in np.unique(best_a):
+        chosen = best_a >= t
+        if gold_a[chosen].mean() >= CORRECT_PRECISION:
+            correct = float(t)
+            break
+    return {"incorrect": incorrect, "correct": max(correct, incorrect)}
+
+
+def verdict_shares(p: Matrix, index: Matrix, thresholds: dict[str, float]) -> dict[str, float]:
+    """Return the share of questions each CRAG verdict would be given."""
+    best = np.array([p[index == i].max() for i in sorted(set(index.tolist()))])
+    correct = best >= thresholds["correct"]
+    incorrect = best < thresholds["incorrect"]
+    return {
+        "correct": round(float(correct.mean()), 3),
+        "ambiguous": round(float((~correct & ~incorrect).mean()), 3),
+        "incorrect": round(float(incorrect.mean()), 3),
+    }
+
+
+def fit_relevance(
+    paths: list[Path],
+    depth: int,
+    embedding_model: str,
+    model_grades: list[Path],
+    excluded: set[str] | None = None,
+) -> dict[str, Any]:
+    """Fit the full and the keyword-only judge; return them with the report's figures."""
+    rows = labelled(paths, depth, excluded or set())
+    x, y, groups, sets, index = matrix(rows)
+    report: dict[str, Any] = {"questions": len(rows), "sources": int(len(y)), "depth": depth}
+    judges: dict[str, Logistic] = {}
+    for name, features in (
+        (JUDGE, FEATURES),
+        (KEYWORD_JUDGE, tuple(f for f in FEATURES if f not in VECTOR_FEATURES)),
+    ):
+        columns = [FEATURES.index(f) for f in features]
+        xs = x[:, columns]
+        held = out_of_fold(features, xs, y, groups)
+        keep = lowest_keeping(held, y, GOLD_KEPT)
+        thresholds = {"keep": keep, **question_thresholds(held, y, index)}
+        fitted = fit_logistic(name, features, xs, y)
+        fitted_for = {"embedding_model": embedding_model} if name == JUDGE else {}
+        judges[name] = Logistic(
+            **{**fitted.__dict__, "thresholds": thresholds, "fitted_for": fitted_for}
+        )
+        away = left_out(features, xs, y, sets)
+        report[name] = {
+            "thresholds": {k: round(v, 4) for k, v in thresholds.items()},
+            "held_out_auc": round(auc(y, held) or 0.0, 3),
+            "held_out": keep_table(held, y, keep, sets, lambda k: k),
+            "verdicts_held_out": verdict_shares(held, index, thresholds),
+            "left_out": [
+                row
+                for name_, p in away.items()
+                for row in keep_table(p, y[sets == name_], keep, sets[sets == name_], lambda k: k)
+            ],
+        }
+    report["model_grader"] = compare_model_grader(rows, x, y, index, judges[JUDGE], model_grades)
+    report["ms_per_question"] = time_per_question(rows, judges[JUDGE])
+    return {"judges": judges, "report": report}
+
+
+def compare_model_grader(
+    rows: list[dict[str, Any]],
+    x: Matrix,
+    y: Matrix,
+    index: Matrix,
+    judge: Logistic,
+    grade_files: list[Path],
+) -> list[dict[str, Any]]:
+    """Gold kept and others rejected by the prompted grader and the judge, on the same sources.
+
+    The judge's figures here are in-sample (fitted on every question); the held-out ones are in
+    the report's held_out table. The grader's seconds are its calls' median.
+    """
+    position = {(r["dataset"], r["id"]): i for i, r in enumerate(rows)}
+    p = predict(judge, x)
+    table = []
+    for path in grade_files:
+        graded = read_jsonl(path)
+        mine, theirs, labels, seconds, unread = [], [], [], [], 0
+        for g in graded:
+            dataset = path.name.split(".")[0]
+            i = position.get((dataset, g["id"]))
+            if i is None:
+                continue
+            mask = index == i
+            seconds.append(float(g["seconds"]))
+            if g["scores"] is None or len(g["scores"]) != int(mask.sum()):
+                unread += 1
+                continue
+            scores = np.array(g["scores"])
+            theirs.extend((scores >= KEEP_AT).tolist())
+            mine.extend((p[mask] >= judge.thresholds["keep"]).tolist())
+            labels.extend(y[mask].tolist())
+        lab, a, b = np.array(labels), np.array(theirs), np.array(mine)
+        if not len(lab):
+            continue
+        table.append(
+            {
+                "set": path.name.split(".")[0],
+                "questions": len(graded),
+                "unreadable": unread,
+                "grader_gold_kept": round(float(a[lab == 1].mean()), 3),
+                "grader_other_rejected": round(float((~a[lab == 0]).mean()), 3),
+                "judge_gold_kept": round(float(b[lab == 1].mean()), 3),
+                "judge_other_rejected": round(float((~b[lab == 0]).mean()), 3),
+                "grader_median_s": round(statistics.median(seconds), 2),
+            }
+        )
+    return table
+
+
+def time_per_question(rows: list[dict[str, Any]], judge: Logistic, sample: int = 200) -> float:
+    """Return the median milliseconds to describe and judge one question's sources, cold.
+
+    The term extractor's caches are emptied first: every text is read as if seen for the first
+    time, as a new question's sources are.
+    """
+    for value in vars(terms).values():
+        if callable(getattr(value, "cache_clear", None)):
+            value.cache_clear()
+    spent = []
+    for row in rows[:: max(1, len(rows) // sample)]:  # spread over every set
+        sources = [(s["text"], s) for s in row["sources"]]
+        started = time.perf_counter()
+        for values in source_features(row["question"], sources):
+            judge.probability(values)
+        spent.append(1000 * (time.perf_counter() - started))
+    return round(statistics.median(spent), 2)

@@ -1,0 +1,102 @@
+"""The fitted judges: their features, the shipped weights, and the fallbacks they say aloud."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from adaptive_rag.core import fitted
+from adaptive_rag.core.answerability import FEATURES as ANSWER_FEATURES
+from adaptive_rag.core.answerability import answer_features
+from adaptive_rag.core.fitted import Logistic, load_judge
+from adaptive_rag.core.grounding import check
+from adaptive_rag.core.relevance import (
+    FEATURES,
+    JUDGE,
+    KEYWORD_JUDGE,
+    VECTOR_FEATURES,
+    relevance_judge,
+    searched_by,
+    source_features,
+)
+
+KETTLE = "The Zephyr X2 kettle has a 1.7 litre capacity and boils in 3 minutes."
+RETURNS = "Returns are accepted within 30 days of purchase with a receipt."
+HIT = {"rank": 1, "vector_rank": 1, "vector_score": 0.9, "keyword_rank": 1, "keyword_score": 8.0}
+MISS = {"rank": 2, "vector_rank": 5, "vector_score": 0.7, "keyword_rank": 0, "keyword_score": 0.0}
+
+
+def test_each_source_is_described_by_every_feature_in_search_order() -> None:
+    rows = source_features("How big is the Zephyr X2 kettle?", [(KETTLE, HIT), (RETURNS, MISS)])
+    assert [set(r) for r in rows] == [set(FEATURES)] * 2
+    kettle, returns = rows
+    assert kettle["name_share"] == 1.0 and returns["name_share"] == 0.0
+    assert kettle["word_share"] > returns["word_share"] and returns["word_gap"] > 0
+    assert kettle["vector_gap"] == 0.0 and returns["vector_gap"] == pytest.approx(0.2)
+    assert kettle["keyword_share"] == 1.0 and returns["keyword_reciprocal_rank"] == 0.0
+    assert rows[0]["chinese"] == 0.0
+    zh = source_features("Heron hub 的保修期是多久？", [("Heron hub 保修期为两年。", HIT)])
+    assert zh[0]["chinese"] == 1.0 and zh[0]["name_share"] == 1.0
+
+
+def test_the_shipped_judge_ranks_the_answering_source_above_the_other() -> None:
+    judge = load_judge(JUDGE)
+    assert judge is not None and set(judge.features) == set(FEATURES)
+    assert {"keep", "correct", "incorrect"} <= set(judge.thresholds)
+    rows = source_features("How big is the Zephyr X2 kettle?", [(KETTLE, HIT), (RETURNS, MISS)])
+    kettle, returns = (judge.probability(r) for r in rows)
+    assert kettle > judge.thresholds["keep"] > returns
+
+
+def test_another_embedding_model_falls_back_to_the_keyword_judge_and_says_why() -> None:
+    full = load_judge(JUDGE)
+    assert full is not None
+    same, why = relevance_judge(full.fitted_for["embedding_model"], (True, True))
+    assert same is full and why == ""
+    other, why = relevance_judge("openai:text-embedding-3-small", (True, True))
+    assert other is not None and other.name == KEYWORD_JUDGE
+    assert not set(VECTOR_FEATURES) & set(other.features)
+    assert "fitted for embedding_model" in why and "without vector scores" in why
+    none, why = relevance_judge(full.fitted_for["embedding_model"], (False, False))
+    assert none is None and "no search signals" in why
+
+
+def test_which_channels_a_search_carries() -> None:
+    assert searched_by([HIT, MISS]) == (True, True)
+    assert searched_by([{**HIT, "vector_rank": 0}]) == (False, True)  # vector search missed
+    assert searched_by([{"title": "own retriever"}]) == (False, False)
+
+
+def test_a_judge_reads_its_json_and_a_missing_feature_counts_as_its_mean(tmp_path: Path) -> None:
+    model = Logistic("t", ("a", "b"), (2.0, -1.0), 0.5, (1.0, 0.0), (2.0, 1.0), {"keep": 0.3})
+    (tmp_path / "t.json").write_text(json.dumps(model.to_json(report={"n": 3})))
+    read = fitted.load_judge("t", tmp_path)
+    assert read == model
+    assert read.probability({"a": 1.0, "b": 0.0}) == pytest.approx(1 / (1 + pow(2.718281828, -0.5)))
+    assert read.probability({}) == read.probability({"a": 1.0, "b": 0.0})
+    assert fitted.load_judge("absent", tmp_path) is None
+    assert "fitted for chat_model 'x'" in Logistic(
+        "t", (), (), 0.0, (), (), fitted_for={"chat_model": "x"}
+    ).applies_to(chat_model="y")
+
+
+def test_answer_features_read_the_answer_its_sources_and_the_turn() -> None:
+    sources = [f"Zephyr X2\n{KETTLE}", f"Returns\n{RETURNS}"]
+    question = "How big is the Zephyr X2 kettle?"
+    right = "The Zephyr X2 kettle holds 1.7 litres [1]."
+    wrong = "The Zephyr X2 kettle holds 2.5 litres [1]."
+
+    def features(answer: str) -> dict[str, float]:
+        grounding = check(answer, sources, question)
+        return answer_features(question, answer, sources, grounding, [0.9, 0.2], 0.8, -0.3)
+
+    good, bad = features(right), features(wrong)
+    assert set(good) == set(ANSWER_FEATURES)
+    assert good["answer_facts_found"] == 1.0 and bad["answer_facts_found"] < 1.0
+    assert good["grounded"] == 1.0 and bad["grounded"] == 0.0
+    assert good["relevance_best"] == 0.9 and good["relevance_mean"] == pytest.approx(0.55)
+    assert good["support"] == 0.8 and good["assessed"] == 1.0 and good["cites"] == 1.0
+    unknown = answer_features(question, right, sources, check(right, sources), [], None, None)
+    assert unknown["assessed"] == 0.0 and unknown["logprob_known"] == 0.0
+    assert unknown["graded"] == 0.0

@@ -1,0 +1,98 @@
+"""Fitting the judges: held-out folds by question, sets left out, thresholds from held-out rows."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from adaptive_rag.evaluation.judge_fit import (
+    fit_logistic,
+    lowest_keeping,
+    out_of_fold,
+    predict,
+)
+from adaptive_rag.evaluation.relevance_fit import fit_relevance
+
+
+def test_a_fitted_logistic_predicts_like_scikit_learn_and_ships_its_scaling() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 2)) * [1.0, 10.0] + [0.0, 50.0]
+    y = (x[:, 0] + (x[:, 1] - 50) / 10 + rng.normal(scale=0.3, size=400) > 0).astype(int)
+    model = fit_logistic("t", ("a", "b"), x, y)
+    p = predict(model, x)
+    assert ((p > 0.5) == y).mean() > 0.9
+    assert model.mean[1] == pytest.approx(x[:, 1].mean())
+    one = model.probability({"a": float(x[0, 0]), "b": float(x[0, 1])})
+    assert one == pytest.approx(float(p[0]))
+
+
+def test_held_out_rows_never_share_a_question_with_the_fit() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(60, 1))
+    y = (x[:, 0] > 0).astype(int)
+    groups = np.repeat(np.arange(20), 3)
+    held = out_of_fold(("a",), x, y, groups)
+    assert held.shape == (60,) and ((held > 0.5) == y).mean() > 0.8
+
+
+def test_the_keep_threshold_keeps_the_asked_share_of_positives() -> None:
+    p = np.linspace(0, 1, 101)
+    y = (p > 0.3).astype(int)
+    keep = lowest_keeping(p, y, 0.95)
+    assert (p[y == 1] >= keep).mean() >= 0.95
+
+
+def _chunks(path: Path, name: str, n: int) -> Path:
+    rng = random.Random(n)
+    rows = []
+    for i in range(n):
+        gold = f"g{i}"
+        sources = []
+        for rank in range(1, 5):
+            is_gold = rank == 1 or (rank == 2 and rng.random() < 0.3)
+            text = f"Widget {i} weighs {i} kg." if is_gold else f"Gadget {rank} is blue."
+            sources.append(
+                {
+                    "doc_id": gold if is_gold else f"o{i}-{rank}",
+                    "text": text,
+                    "gold": is_gold,
+                    "rank": rank,
+                    "vector_rank": rank,
+                    "vector_score": 0.9 - 0.05 * rank + (0.05 if is_gold else 0.0),
+                    "keyword_rank": rank if is_gold else 0,
+                    "keyword_score": 5.0 if is_gold else 0.0,
+                }
+            )
+        rows.append(
+            {
+                "dataset": name,
+                "id": str(i),
+                "question": f"How much does Widget {i} weigh?",
+                "impossible": False,
+                "kind": "answerable",
+                "gold_doc_ids": [gold],
+                "sources": sources,
+            }
+        )
+    out = path / f"{name}.chunks.jsonl"
+    out.write_text("\n".join(json.dumps(r) for r in rows))
+    return out
+
+
+def test_fit_relevance_reports_each_set_held_out_and_left_out(tmp_path: Path) -> None:
+    paths = [_chunks(tmp_path, "alpha", 40), _chunks(tmp_path, "beta", 40)]
+    fitted = fit_relevance(paths, 4, "test:hash", [], excluded={"alpha:0", "alpha:1"})
+    report = fitted["report"]
+    assert report["questions"] == 78  # two held back for the evaluation
+    judge = fitted["judges"]["relevance"]
+    assert judge.fitted_for == {"embedding_model": "test:hash"}
+    assert 0.0 <= judge.thresholds["keep"] <= 1.0
+    assert judge.thresholds["incorrect"] <= judge.thresholds["correct"]
+    assert [row["set"] for row in report["relevance"]["held_out"]] == ["alpha", "beta"]
+    assert [row["set"] for row in report["relevance"]["left_out"]] == ["alpha", "beta"]
+    assert all(row["gold_kept"] >= 0.9 for row in report["relevance"]["held_out"])
+    keyword = fitted["judges"]["relevance_keyword"]
+    assert "vector_score" not in keyword.features and keyword.fitted_for == {}
