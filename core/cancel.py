@@ -23,6 +23,11 @@ def cancelled() -> bool:
     return stop is not None and stop.is_set()
 
 
+def cancellable() -> bool:
+    """Whether the calling thread works for a run that can be cancelled (see `watched`)."""
+    return _STOP.get() is not None
+
+
 def raise_if_cancelled() -> None:
     """Stop the current model call (between tokens) when its run was cancelled."""
     if cancelled():

@@ -11,7 +11,7 @@ import warnings
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from adaptive_rag.core.cancel import raise_if_cancelled
+from adaptive_rag.core.cancel import cancellable, raise_if_cancelled
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -121,8 +121,10 @@ def _build_chat_model(spec: str) -> BaseChatModel:
         if os.environ.get("OPENAI_BASE_URL"):
             kwargs["base_url"] = os.environ["OPENAI_BASE_URL"]
             kwargs["api_key"] = os.environ.get("OPENAI_API_KEY") or "not-needed"
-            # llama.cpp's server ignores max_completion_tokens, which langchain-openai sends
+            # llama.cpp's and Ollama's servers ignore max_completion_tokens (langchain-openai's)
             kwargs["extra_body"] = {"max_tokens": MAX_TOKENS}
+            # usage in streamed replies too (llama.cpp's server ignores this and reports none)
+            kwargs["stream_usage"] = True
         elif os.environ.get("OPENAI_API_KEY"):
             kwargs["max_tokens"] = MAX_TOKENS
         else:
@@ -202,7 +204,7 @@ def call_model(
     runnable = constrain_json(model, schema)
     if logprobs and getattr(model, "_llm_type", "") in ("llama-cpp-python", "openai-chat"):
         runnable = runnable.bind(logprobs=True, top_logprobs=1)
-    message, reply = _invoke(runnable, messages, stream)
+    message, reply = _invoke(model, runnable, messages, stream)
     return replace(reply, logprob=mean_logprob(message.response_metadata or {}))
 
 
@@ -214,12 +216,20 @@ def mean_logprob(metadata: dict[str, Any]) -> float | None:
 
 
 def _invoke(
-    runnable: Runnable[Any, Any], messages: list[BaseMessage], stream: bool
+    model: BaseChatModel, runnable: Runnable[Any, Any], messages: list[BaseMessage], stream: bool
 ) -> tuple[BaseMessage, Reply]:
-    """Invoke a (bound) model under the cancel check; return its message and its Reply."""
+    """Invoke a (bound) model under the cancel check; return its message and its Reply.
+
+    A server call of a run that can be cancelled is streamed even when its tokens are not shown
+    (`nostream`): a cancel then closes the stream between tokens, and a server that checks for a
+    closed connection only between streamed chunks (llama.cpp's) stops writing. A plain request
+    would keep it busy until the whole reply was written.
+    """
     config: RunnableConfig = {"callbacks": [_STOP_WHEN_CANCELLED]}
     if not stream:
         config["tags"] = [TAG_NOSTREAM]
+    if cancellable() and getattr(model, "_llm_type", "") == "openai-chat":
+        runnable = runnable.bind(stream=True)
     message = runnable.invoke(messages, merge_configs(ensure_config(), config))
     tokens_in, tokens_out, tokens_cached = token_usage(message)
     return message, Reply(
@@ -245,11 +255,27 @@ def call_yes_no(model: BaseChatModel, messages: list[BaseMessage]) -> Reply:
     """
     llm_type = getattr(model, "_llm_type", "")
     odds = llm_type in ("llama-cpp-python", "openai-chat")  # both take OpenAI's logprobs
-    bound = model.bind(logprobs=True, top_logprobs=TOP_LOGPROBS, max_tokens=1) if odds else model
-    message, reply = _invoke(bound, messages, stream=False)
+    bound = (
+        model.bind(logprobs=True, top_logprobs=TOP_LOGPROBS, **at_most(model, 1)) if odds else model
+    )
+    message, reply = _invoke(model, bound, messages, stream=False)
     metadata = message.response_metadata or {}
     measured = yes_probability(metadata, "")  # None unless the log-probabilities held yes or no
     return replace(reply, yes=yes_probability(metadata, reply.text), odds=measured is not None)
+
+
+def at_most(model: BaseChatModel, tokens: int) -> dict[str, Any]:
+    """Return the arguments that cap a reply at `tokens`, where the model's server reads them.
+
+    A model built for an OpenAI-compatible server sends its cap as `extra_body.max_tokens` (beside
+    langchain-openai's `max_completion_tokens`, which llama.cpp's server ignores): a bound
+    `max_tokens` alone would leave that cap in force.
+    """
+    capped: dict[str, Any] = {"max_tokens": tokens}
+    extra = getattr(model, "extra_body", None)
+    if isinstance(extra, dict) and "max_tokens" in extra:
+        capped["extra_body"] = {**extra, "max_tokens": tokens}
+    return capped
 
 
 def yes_probability(metadata: dict[str, Any], text: str) -> float | None:

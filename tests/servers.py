@@ -133,6 +133,43 @@ def chroma_process(folder: Path, port: int) -> Iterator[subprocess.Popen[bytes]]
         log.close()
 
 
+@contextmanager
+def llama_cpp_server(
+    work: Path, model: Path, alias: str
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Serve a GGUF with llama.cpp's OpenAI-compatible server on a free port; yield its /v1 URL.
+
+    The flags are the README's ("Use your own model server"): port 0 lets the server pick a free
+    port, read back from its log; `--interrupt_requests False` keeps a second request from cutting
+    a streamed reply short.
+    """
+    log_path = work / "llama-server.log"
+    log = log_path.open("ab")
+    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model)]
+    command += ["--model_alias", alias, "--host", "127.0.0.1", "--port", "0", "--n_ctx", "4096"]
+    command += ["--n_threads", str(max(1, min(os.cpu_count() or 2, 4)))]
+    command += ["--interrupt_requests", "False", "--verbose", "False"]
+    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = ""
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None and not url:
+            found = re.findall(r"running on (http://127\.0\.0\.1:\d+)", log_path.read_text())
+            if found:
+                try:
+                    if httpx.get(f"{found[-1]}/v1/models", timeout=2).status_code == 200:
+                        url = f"{found[-1]}/v1"
+                except httpx.HTTPError:
+                    pass
+            time.sleep(0.3)
+        if not url:
+            pytest.fail("llama_cpp.server did not start:\n" + log_path.read_text()[-3000:])
+        yield url, proc
+    finally:
+        stop_group(proc)
+        log.close()
+
+
 ROOT = Path(__file__).resolve().parents[1]
 QUIET = {
     "LANGGRAPH_CLI_NO_ANALYTICS": "1",

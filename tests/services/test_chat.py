@@ -117,3 +117,81 @@ def test_a_lane_that_cannot_open_shares_the_model_and_says_so(
     monkeypatch.setattr(local_lanes, "open_lane", broken)
     with pytest.warns(UserWarning, match="no llama.cpp lane"):
         assert chat.load_chat_model(chat.LOCAL_MODEL, "classify") == "the model"
+
+
+def _server_requests(stream_reply: str) -> tuple[list[dict[str, object]], object]:
+    """A fake OpenAI-compatible server's handler: it records each request's JSON body."""
+    import json  # noqa: PLC0415
+
+    seen: list[dict[str, object]] = []
+    top = [{"token": "yes", "logprob": -0.1}, {"token": "no", "logprob": -2.4}]
+    logprobs = {"content": [{**top[0], "top_logprobs": top}]}
+    chunk = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "served"}
+
+    def reply(path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        request = json.loads(body)
+        seen.append(request)
+        if request.get("stream"):
+            parts = [
+                {
+                    **chunk,
+                    "choices": [
+                        {"index": 0, "delta": {"role": "assistant", "content": stream_reply}}
+                    ],
+                },
+                {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+            ]
+            events = "".join(f"data: {json.dumps(part)}\n\n" for part in parts)
+            return 200, f"{events}data: [DONE]\n\n".encode()
+        choice = {"index": 0, "message": {"role": "assistant", "content": stream_reply}}
+        answer = {"choices": [{**choice, "finish_reason": "stop", "logprobs": logprobs}]}
+        usage = {"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": 6}
+        return 200, json.dumps(
+            {"id": "x", "object": "chat.completion", **answer, "usage": usage}
+        ).encode()
+
+    return seen, reply
+
+
+def test_a_yes_no_caps_a_compatible_server_at_one_token_where_it_reads_the_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """llama.cpp's and Ollama's servers read max_tokens, not langchain-openai's max_completion_tokens."""
+    from langchain_core.messages import HumanMessage  # noqa: PLC0415
+    from servers import http_server  # noqa: PLC0415
+
+    seen, reply = _server_requests("yes")
+    with http_server(reply) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", f"{url}/v1")
+        model = chat._build_chat_model("openai:served")
+        answer = chat.call_yes_no(model, [HumanMessage("Is it? Reply yes or no.")])
+        chat.call_model(model, [HumanMessage("Write at length.")])
+    assert answer.odds and 0.0 < (answer.yes or 0.0) < 1.0
+    one, whole = seen
+    assert one["max_tokens"] == 1 and one["max_completion_tokens"] == 1 and one["logprobs"]
+    assert whole["max_tokens"] == chat.MAX_TOKENS  # every call's cap, in the same field
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert chat.at_most(chat._build_chat_model("openai:gpt-4o-mini"), 1) == {"max_tokens": 1}
+
+
+def test_a_call_of_a_cancellable_run_streams_its_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server stops a reply only when a streamed connection closes: judgments stream too."""
+    import threading  # noqa: PLC0415
+
+    from adaptive_rag.core.cancel import watched  # noqa: PLC0415
+    from langchain_core.messages import HumanMessage  # noqa: PLC0415
+    from servers import http_server  # noqa: PLC0415
+
+    seen, reply = _server_requests('{"scores": [1]}')
+    with http_server(reply) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", f"{url}/v1")
+        model = chat._build_chat_model("openai:served")
+        plain = chat.call_model(model, [HumanMessage("Grade.")], Scores)
+        streamed = watched(threading.Event(), chat.call_model)(
+            model, [HumanMessage("Grade.")], Scores
+        )
+    assert plain.text == streamed.text == '{"scores": [1]}'
+    assert not seen[0]["stream"] and plain.tokens_in == 5  # a sync run: usage as reported
+    assert seen[1]["stream"] is True and seen[1]["stream_options"] == {"include_usage": True}
+    assert seen[1]["response_format"] == {"type": "json_object"}
