@@ -234,3 +234,16 @@ def test_numbered_lists_are_not_numbers_to_check() -> None:
     result = check(answer, [source(TROUBLE)], "How do I pair a sensor?")
     assert [s.status for s in result.sentences] == ["no_content", "supported", "supported"]
     assert result.answer == answer
+
+
+def test_a_paraphrase_of_one_word_is_not_flagged() -> None:
+    from adaptive_rag.core.grounding import check as ground
+
+    source = "Zephyr X2\nThe Zephyr X2 kettle has a 1.7 litre capacity and boils in 3 minutes."
+    question = "Is the Zephyr X2 kettle 1.7 litres?"
+    restated = ground("Yes, the Zephyr X2 holds 1.7 litres [1].", [source], question)
+    assert restated.grounded and restated.sentences[0].status != "unsupported"
+    meta = ground("It boils in 3 minutes [1]. This information is found in source.", [source])
+    assert meta.grounded
+    wrong = ground("It boils in 5 minutes [1].", [source], question)
+    assert not wrong.grounded
