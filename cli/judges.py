@@ -33,9 +33,13 @@ def eval_fit_judges(
     model_grader: Annotated[
         int, typer.Option(help="Also run the prompted grader on this many questions per set.")
     ] = 0,
+    runs: Annotated[
+        list[Path] | None,
+        typer.Option(help="`eval run` folders to fit the answerability judge (the decline) on."),
+    ] = None,
     write: Annotated[bool, typer.Option(help="Install the weights as the package's.")] = False,
 ) -> None:
-    """Fit the relevance judge (grade_documents) on retrieved sources with gold labels."""
+    """Fit the relevance judge on retrieved sources, and the decline on runs (with --runs)."""
     from adaptive_rag.core.fitted import WEIGHTS_DIR  # noqa: PLC0415
     from adaptive_rag.evaluation.judge_data import collect, held_back_ids  # noqa: PLC0415
     from adaptive_rag.evaluation.model_grader import model_grades  # noqa: PLC0415
@@ -70,6 +74,8 @@ def eval_fit_judges(
         if write:
             WEIGHTS_DIR.mkdir(exist_ok=True)
             (WEIGHTS_DIR / f"{name}.json").write_text(weights.read_text())
+    if runs:
+        _fit_decline(runs, out, excluded, write)
     if report["model_grader"]:
         typer.echo(
             "\nprompted grader vs the judge, same sources:\n" + table(report["model_grader"])
@@ -97,3 +103,30 @@ def eval_checks(
         raise fail(f"no results.jsonl in {', '.join(missing)} (run 'eval run' first)", 2)
     rates = compare_checks(runs, out, limit)
     typer.echo(table([rates]))
+
+
+def _fit_decline(runs: list[Path], out: Path, excluded: set[str], write: bool) -> None:
+    """Fit the answerability judge on run records; print both errors; keep (and install) it."""
+    from adaptive_rag.core.fitted import WEIGHTS_DIR  # noqa: PLC0415
+    from adaptive_rag.evaluation.answerable_fit import fit_answerable  # noqa: PLC0415
+    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+    from adaptive_rag.providers.chat import resolve_model_spec  # noqa: PLC0415
+
+    missing = [str(r) for r in runs if not (r / "results.jsonl").is_file()]
+    if missing:
+        raise fail(f"no results.jsonl in {', '.join(missing)} (run 'eval run' first)", 2)
+    try:
+        fitted = fit_answerable(runs, resolve_model_spec("auto"), excluded)
+    except ValueError as exc:
+        raise fail(str(exc), EXIT_BAD_CONFIG) from exc
+    report = fitted["report"]
+    typer.echo(f"\nanswerability: {report['runs']} runs")
+    for name, judge in fitted["judges"].items():
+        figures = report[name]
+        typer.echo(f"\n{name}: declines below {figures['decline_below']}")
+        typer.echo("held-out folds:\n" + table(figures["held_out"]))
+        typer.echo("each set left out of the fit:\n" + table(figures["left_out"]))
+        weights = out / f"{name}.json"
+        weights.write_text(json.dumps(judge.to_json(report=figures), indent=1))
+        if write:
+            (WEIGHTS_DIR / f"{name}.json").write_text(weights.read_text())
