@@ -29,7 +29,7 @@ def eval_fit_judges(
         typer.Option(
             help="Each set's evaluation sample (`eval run --limit N`) left out of the fit."
         ),
-    ] = 60,
+    ] = 80,
     model_grader: Annotated[
         int, typer.Option(help="Also run the prompted grader on this many questions per set.")
     ] = 0,
