@@ -96,3 +96,47 @@ def test_fit_relevance_reports_each_set_held_out_and_left_out(tmp_path: Path) ->
     assert all(row["gold_kept"] >= 0.9 for row in report["relevance"]["held_out"])
     keyword = fitted["judges"]["relevance_keyword"]
     assert "vector_score" not in keyword.features and keyword.fitted_for == {}
+
+
+def _runs(folder: Path, name: str, n: int, seed: int) -> Path:
+    from adaptive_rag.core.answerability import FEATURES as ANSWER_FEATURES
+
+    rng = random.Random(seed)
+    folder.mkdir(parents=True)
+    rows = []
+    for i in range(n):
+        impossible = rng.random() < 0.4
+        features = {f: rng.random() for f in ANSWER_FEATURES}
+        features["support"] = rng.uniform(0.0, 0.5) if impossible else rng.uniform(0.3, 1.0)
+        rows.append(
+            {
+                "dataset": name,
+                "config": "adaptive",
+                "id": str(i),
+                "impossible": impossible,
+                "answer_features": features,
+            }
+        )
+    rows.append({"dataset": name, "config": "single", "id": "0", "impossible": False})
+    (folder / "results.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    return folder
+
+
+def test_the_decline_is_fitted_on_run_records_at_three_percent_false_declines(
+    tmp_path: Path,
+) -> None:
+    from adaptive_rag.evaluation.answerable_fit import fit_answerable
+
+    runs = [_runs(tmp_path / "a", "alpha", 120, 1), _runs(tmp_path / "b", "beta", 120, 2)]
+    fitted = fit_answerable(runs, "local:test", excluded={"alpha:0"})
+    report = fitted["report"]
+    assert report["runs"] == 239  # adaptive records only, one held back
+    judge = fitted["judges"]["answerable"]
+    assert judge.fitted_for == {"chat_model": "local:test"} and "decline" in judge.thresholds
+    pooled = next(r for r in report["answerable"]["held_out"] if r["set"] == "pooled")
+    assert pooled["answerable_declined"] <= 0.03 + 1 / 100
+    assert pooled["unanswerable_declined"] > 0.2 and pooled["auc"] > 0.8
+    free = fitted["judges"]["answerable_chat_free"]
+    assert "support" not in free.features and free.fitted_for == {}
+    with pytest.raises(ValueError, match="answerable and unanswerable"):
+        fit_answerable(runs[:1], "local:test", excluded={f"alpha:{i}" for i in range(200)})
