@@ -6,9 +6,9 @@ words are (core.terms says how each kind is found). Names and numbers from the q
 to repeat; so are its content words, which are left out of the share (they show what the sentence
 is about, not that what it says is so) unless the sentence has no others. A single word of its
 own that no source holds does not refute a sentence by itself: it is supported when its facts
-are found, unchecked when it has none ("it holds 1.7 litres" against "a 1.7 litre capacity"). Quoted spans must
-stand in the source verbatim. Several cited sources may support a sentence together, each giving
-part of it.
+are found, unchecked when it has none ("it holds 1.7 litres" against "a 1.7 litre capacity").
+Quoted spans must stand in the source verbatim. Several cited sources may support a sentence
+together, each giving part of it.
 
 Across languages only what can be compared is compared: numbers always, names and quotes in Latin
 letters always, Chinese names and Chinese words against Chinese sources only, English words

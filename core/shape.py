@@ -77,6 +77,55 @@ def has_parts(question: str) -> bool:
     return bool(PARTS.search(question) or COMPARISON.search(question))
 
 
+_COMPARED = [
+    # "compare A and B (on C)", "the differences between A and B", "A versus B", "A vs. B"
+    re.compile(
+        r"\b(?:compare|comparison of|differences? between|contrast)\s+(?:the\s+)?(?P<a>.+?)"
+        r"\s+(?:and|with|to|vs\.?|versus)\s+(?:the\s+)?(?P<b>.+?)(?P<tail>\s+(?:on|in|for|by)\s+.+)?"
+        r"[?.!]?$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^(?P<a>.+?)\s+(?:vs\.?|versus)\s+(?P<b>.+?)(?P<tail>\s*[:,-]\s*.+)?[?.!]?$",
+        re.IGNORECASE,
+    ),
+    # "which ..., A or B?"
+    re.compile(r"^(?P<tail>.+?),\s*(?P<a>[^,]{2,80}?)\s+or\s+(?P<b>[^,]{2,80}?)[?.!]?$", re.I),
+    # 比较A和B / A和B的区别 / A与B哪个更…
+    re.compile(r"^(?:请)?(?:比较|对比)(?P<a>.+?)(?:和|与|跟|同)(?P<b>.+?)(?P<tail>的.+)?[？?。]?$"),
+    re.compile(
+        r"^(?P<a>.+?)(?:和|与|跟)(?P<b>.+?)(?P<tail>的?(?:区别|差异|异同|优缺点|哪个|谁).*)[？?。]?$"
+    ),
+]
+"""Questions that name the things they compare: each is searched on its own."""
+
+
+def split_parts(question: str, most: int = 4) -> list[str]:
+    """Return the independent parts a comparison names, each as a query; [] when none split.
+
+    "Compare the warranty of the Kestrel sensors and the Heron hub" gives "the warranty of the
+    Kestrel sensors" and "the Heron hub ... warranty"-style parts: each thing with what the
+    question asks of it. A question that names no two things this way is searched whole.
+    """
+    text = question.strip()
+    for pattern in _COMPARED:
+        found = pattern.search(text)
+        if not found:
+            continue
+        tail = (found.groupdict().get("tail") or "").strip(" ,:-")
+        parts = [found.group(g).strip(" ,") for g in ("a", "b")]
+        if not all(parts):
+            continue
+        head = _OF.match(parts[0])  # "the warranty of A and B": B's warranty too
+        if head and " of " not in f" {parts[1]} ":
+            parts[1] = f"{head.group(1)} of {parts[1]}"
+        return [f"{part} {tail}".strip() for part in parts][:most]
+    return []
+
+
+_OF = re.compile(r"^(?:the\s+)?(\w+(?:\s\w+)?)\s+of\s+\S", re.IGNORECASE)
+
+
 def nested_reference(question: str) -> bool:
     """Whether the question names something only by a fact that must be looked up first."""
     return any(pattern.search(question) for pattern in _NESTED)

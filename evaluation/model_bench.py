@@ -11,14 +11,11 @@ from typing import Any
 from adaptive_rag.evaluation.metrics import f1
 from adaptive_rag.evaluation.rewrite_eval import to_messages
 from adaptive_rag.evaluation.routing import LABELS
-from adaptive_rag.evaluation.sets import canard_rows, load_eval_set, retrieval_sets, routing_rows
+from adaptive_rag.evaluation.sets import canard_rows, retrieval_sets, routing_rows
 from adaptive_rag.evaluation.tables import table
 from adaptive_rag.nodes.classify import classify
-from adaptive_rag.nodes.decompose import decompose
 from adaptive_rag.nodes.generate import generate
-from adaptive_rag.nodes.grade_documents import grade_documents
 from adaptive_rag.nodes.rewrite_with_history import rewrite_with_history
-from adaptive_rag.nodes.self_check import self_check
 from adaptive_rag.providers.local_model import load_local_model
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.updates import Update
@@ -72,9 +69,8 @@ def run(limit: int, seed: int = 3) -> str:
     rng = random.Random(seed)
     tasks = [
         _classify(services, rng, limit),
-        *_grade_generate_check(services, rng, limit),
+        _generate(services, rng, limit),
         _rewrite(services, rng, limit),
-        _decompose(services, rng, max(3, limit // 2)),
     ]
     return f"Model load: {load_s:.1f}s\n\n" + table([t.row() for t in tasks]) + "\n"
 
@@ -93,45 +89,23 @@ def _classify(services: Services, rng: random.Random, limit: int) -> Task:
     return task
 
 
-def _grade_generate_check(services: Services, rng: random.Random, limit: int) -> list[Task]:
-    grade, gen, check = (
-        Task("grade_documents (4 docs)", "gold kept"),
-        Task("generate (rag)", "answer F1"),
-        Task("self_check", "passed"),
-    )
+def _generate(services: Services, rng: random.Random, limit: int) -> Task:
+    gen = Task("generate (rag)", "answer F1")
     squad = next(s for s in retrieval_sets(["squad2"]))
     docs = {d["doc_id"]: d for d in squad.corpus}
     questions = list(squad.questions)
     rng.shuffle(questions)
     for q in questions[:limit]:
-        gold = q["gold_doc_ids"][0]
-        others = rng.sample([i for i in docs if i != gold], 3)
-        order = [gold, *others]
-        rng.shuffle(order)
-        batch = [
-            Document(page_content=docs[i]["text"][:1200], metadata={"id": i, "title": i})
-            for i in order
-        ]
-        state: dict[str, Any] = {"standalone": q["question"], "documents": batch}
-        update = grade.run(grade_documents, state, services)
-        grade.failures += not update.get("graded", True)
-        kept = update.get("documents", batch)
-        grade.quality.append(float(any(getattr(d, "metadata", {}).get("id") == gold for d in kept)))
-        gold_doc = [d for d in batch if d.metadata["id"] == gold]
-        state = {
+        gold = docs[q["gold_doc_ids"][0]]
+        state: dict[str, Any] = {
             "standalone": q["question"],
-            "documents": gold_doc,
+            "documents": [Document(page_content=gold["text"][:1200], metadata={"title": "gold"})],
             "route": {"category": "simple"},
         }
         answer = gen.run(generate, state, services)
         gen.failures += answer.get("mode") == "none"
         gen.quality.append(f1(answer["answer"], q["answers"]))
-        state = {**state, "answer": answer["answer"], "sources": answer.get("sources", [])}
-        verdict = check.run(self_check, state, services).get("check")
-        assert verdict is not None, "self_check always gives a verdict"
-        check.failures += not verdict["parsed"]
-        check.quality.append(float(verdict["grounded"] and verdict["answers_question"]))
-    return [grade, gen, check]
+    return gen
 
 
 def _rewrite(services: Services, rng: random.Random, limit: int) -> Task:
@@ -145,16 +119,4 @@ def _rewrite(services: Services, rng: random.Random, limit: int) -> Task:
         )
         task.failures += "standalone" not in update
         task.quality.append(f1(update.get("standalone", row["question"]), [row["rewrite"]]))
-    return task
-
-
-def _decompose(services: Services, rng: random.Random, limit: int) -> Task:
-    task = Task("decompose", "2-4 parts")
-    rows = load_eval_set("multihop_rag").questions
-    rng.shuffle(rows)
-    for row in rows[:limit]:
-        update = task.run(decompose, {"standalone": row["question"]}, services)
-        failures = [f for f in update.get("failures") or [] if isinstance(f, dict)]
-        task.failures += any(f["kind"] == "model_output" for f in failures)
-        task.quality.append(float(2 <= len(update.get("sub_questions") or []) <= 4))
     return task

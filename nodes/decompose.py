@@ -1,71 +1,41 @@
-"""Decompose a complex question: independent parts at once, or hops that build on each other."""
+"""Decompose a complex question by rules: the things it compares, or hops that build on each other.
+
+The shape comes from the setting, else from what a rule sees: a nested reference ("where was the
+inventor of X born?") is searched in hops, anything else as one search over the whole question,
+with each thing a comparison names ("compare A and B") searched beside it. No model is asked:
+a model's sub-questions found no more of the gold documents than the whole question did
+(docs/decisions.md).
+"""
 
 from __future__ import annotations
 
-from typing import Literal
-
-from adaptive_rag.core.shape import has_parts, nested_reference
-from adaptive_rag.nodes.calling import ask_json, note
-from adaptive_rag.prompts import decompose as prompts
+from adaptive_rag.core.shape import has_parts, nested_reference, split_parts
+from adaptive_rag.nodes.calling import judged
 from adaptive_rag.schema.context import Context, context_of
 from adaptive_rag.schema.state import Shape, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
-from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
-from pydantic import BaseModel, Field
 
 
-class SubQuestions(BaseModel):
-    """The decomposer's reply."""
-
-    shape: Literal["parallel", "sequential"] = "parallel"
-    sub_questions: list[str] = Field(default_factory=list)
-
-
-def shape_by_rules(question: str, setting: str) -> Shape | None:
-    """Return the shape a setting or a cheap rule is sure of, else None (the model decides)."""
+def shape_of(question: str, setting: str) -> tuple[Shape, str]:
+    """Return the shape a setting or a rule gives the question, and why."""
     if setting in ("parallel", "sequential"):
-        return setting  # type: ignore[return-value]
+        return setting, f"complex_shape={setting}"  # type: ignore[return-value]
     if has_parts(question):
-        return "parallel"
+        return "parallel", "it compares or combines named things"
     if nested_reference(question):
-        return "sequential"
-    return None
+        return "sequential", "it names something by a fact that must be found first"
+    return "parallel", "no nested reference: searched whole"
 
 
 def decompose(state: State, runtime: Runtime[Context], services: Services) -> Update:
-    """Choose the shape and split; a nested question hops, fewer than two parts goes simple."""
+    """Choose the shape; a comparison's parts are searched beside the whole question."""
     ctx = context_of(runtime)
     question = state.get("standalone") or ""
-    ruled = shape_by_rules(question, ctx.complex_shape)
-    update: Update = {"steps": "decompose", "sub_questions": [], "shape": ruled}
-    if ruled == "sequential":  # the hops write their own queries: no split needed
-        runtime.stream_writer({"step": "decompose", "shape": "sequential"})
-        return update
-    messages = [
-        SystemMessage(prompts.SYSTEM.format(max_sub_questions=ctx.max_sub_questions)),
-        HumanMessage(prompts.USER.format(question=question)),
-    ]
-    then = "answered as simple"
-    parsed = ask_json(update, "decompose", services.splitter, ctx, messages, SubQuestions, then)
-    if parsed is None:
-        update["shape"] = None
-        return update
-    unique: list[str] = []
-    for item in parsed.sub_questions:
-        text = str(item).strip()
-        if text and text.casefold() not in {u.casefold() for u in unique}:
-            unique.append(text)
-    shape = ruled or parsed.shape
-    update["shape"] = shape
-    runtime.stream_writer({"step": "decompose", "shape": shape, "parts": unique})
-    if shape == "sequential":
-        update["sub_questions"] = unique[:1]  # the first hop's query; later ones use its finding
-        return update
-    if len(unique) < 2:
-        note(update, "decompose: fewer than two sub-questions; answered as simple")
-        update["shape"] = None
-        return update
-    update["sub_questions"] = unique[: ctx.max_sub_questions]
+    shape, why = shape_of(question, ctx.complex_shape)
+    parts = split_parts(question, ctx.max_sub_questions) if shape == "parallel" else []
+    update: Update = {"steps": "decompose", "shape": shape, "sub_questions": parts}
+    judged(update, "decompose", "rule", None, shape, why)
+    runtime.stream_writer({"step": "decompose", "shape": shape, "parts": parts})
     return update

@@ -64,7 +64,7 @@ LANE_CONTEXT = 1024
 def load_chat_model(spec: str, lane: str = "") -> BaseChatModel:
     """Build (once per process) the chat model named by a provider:model spec.
 
-    A `lane` names a task whose fixed instructions open every prompt (classify, decompose): the
+    A `lane` names a task whose fixed instructions open every prompt (classify): the
     embedded model gives it a llama.cpp context of its own over the same weights, so those
     instructions stay computed between questions (providers/local_lanes.py). A provider keeps
     prefixes itself (prompt caching): one client serves every lane.

@@ -1,12 +1,12 @@
 """Lanes: more llama.cpp contexts over the embedded model's loaded weights, one per fixed prompt.
 
 llama.cpp reuses the longest prefix a context computed last. Every node that reads sources
-shares one layout, so they reuse each other's prefix; classify and decompose open with their own
-fixed instructions, which the other nodes' prompts evict from the one context before the next
+shares one layout, so they reuse each other's prefix; classify opens with its own fixed
+instructions, which the other nodes' prompts evict from the one context before the next
 question. A lane keeps them computed. llama.cpp runs many contexts over one model
 (`llama_init_from_model`); llama-cpp-python's `Llama` loads a model per object, so a lane is a
-`Llama` built over the owner's model (measured: about +34 MB and 0.03 s each, where a second
-load costs +680 MB of repacked weights and a second or more).
+`Llama` built over the owner's model, a small fraction of a second load's memory
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -78,7 +78,7 @@ class Services:
     """Objects a host or a test injects; whatever is None comes from the Context."""
 
     chat_model: BaseChatModel | None = None
-    """Writes answers (generate, decompose, rewrites)."""
+    """Writes answers (generate, rewrites)."""
     fast_model: BaseChatModel | None = None
     """Classifies, grades and checks; falls back to chat_model."""
     retriever: BaseRetriever | None = None
@@ -113,10 +113,6 @@ class Services:
     def router(self, ctx: Context) -> BaseChatModel:
         """Return the fast model in classify's own lane (its instructions stay computed)."""
         return self.fast(ctx, "classify")
-
-    def splitter(self, ctx: Context) -> BaseChatModel:
-        """Return the chat model in decompose's own lane (its instructions stay computed)."""
-        return self.chat(ctx, "decompose")
 
     def retriever_for(self, ctx: Context) -> BaseRetriever:
         """Return the knowledge-base retriever, scoped to who is asking.

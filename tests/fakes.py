@@ -17,7 +17,6 @@ import numpy as np
 from adaptive_rag.prompts import (
     assess,
     classify,
-    decompose,
     generate,
     hop,
     reading,
@@ -51,7 +50,6 @@ ROLES: list[tuple[str, str]] = [
     ("classify", classify.SYSTEM[:30]),
     ("rewrite", rewrite_with_history.SYSTEM[:40]),
     ("rewrite", rewrite_with_history.SYSTEM_ZH[:20]),
-    ("decompose", decompose.SYSTEM[:18]),
     ("refine", refine.SYSTEM[:40]),
     ("transform", transform_query.SYSTEM[:40]),
     ("direct", generate.DIRECT_SYSTEM[:40]),
@@ -78,7 +76,6 @@ def role_of(system: str, user: str = "") -> str:
 DEFAULT_SCRIPT: dict[str, Reply] = {
     "classify": "simple",
     "rewrite": "What is the standalone question?",
-    "decompose": '{"sub_questions": ["What is A?", "What is B?"]}',
     "assess": "yes",
     "refine": '{"keep": [1]}',
     "transform": "better search query",

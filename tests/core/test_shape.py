@@ -109,3 +109,27 @@ def test_a_yes_or_no_opening_an_answer_to_a_question_asking_none_is_dropped(
     question: str, answer: str, kept: str
 ) -> None:
     assert without_stray_yes_no(answer, question) == kept
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("Compare the Zephyr X2 kettle and the Aurora lamp", ["Zephyr X2 kettle", "Aurora lamp"]),
+        (
+            "Compare the warranty of the Kestrel sensors and the Heron hub.",
+            ["warranty of the Kestrel sensors", "warranty of Heron hub"],
+        ),
+        ("What are the differences between TCP and UDP?", ["TCP", "UDP"]),
+        (
+            "Which was released first, Windows 95 or Mac OS 8?",
+            ["Windows 95 Which was released first", "Mac OS 8 Which was released first"],
+        ),
+        ("比较Kestrel K2和Heron hub的保修期", ["Kestrel K2 的保修期", "Heron hub 的保修期"]),
+        ("What is the capital of France?", []),
+        ("Where was the inventor of the Zephyr kettle born?", []),
+    ],
+)
+def test_a_comparison_splits_into_the_things_it_names(question: str, parts: list[str]) -> None:
+    from adaptive_rag.core.shape import split_parts
+
+    assert split_parts(question) == parts

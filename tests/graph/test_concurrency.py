@@ -17,9 +17,7 @@ QUESTIONS = [
 
 
 def test_concurrent_async_runs_on_separate_threads() -> None:
-    model = ScriptedChatModel.with_script(
-        decompose='{"sub_questions": ["Zephyr X2 kettle size?", "Aurora lamp watts?"]}'
-    )
+    model = ScriptedChatModel.with_script()
     services = Services(chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), no_web=True)
     graph = build_graph(InMemorySaver(), services=services)
 

@@ -97,16 +97,17 @@ def test_a_failed_search_declines_instead_of_guessing(make_harness: Any) -> None
     assert "retrieval failed" in " ".join(out["diagnostics"]["notes"])
 
 
-def test_the_model_can_choose_hops_for_a_question_no_rule_sees(make_harness: Any) -> None:
+def test_a_complex_question_no_rule_shapes_is_searched_whole(make_harness: Any) -> None:
     h = make_harness(
-        retriever=KeywordRetriever(docs=bridge_docs()),
-        classify="complex",
-        decompose='{"shape": "sequential", "sub_questions": ["Who invented the Zephyr kettle?",'
-        ' "Where was that person born?"]}',
-        hop=bridge_hop,
+        retriever=KeywordRetriever(docs=bridge_docs()), classify="complex", hop=bridge_hop
     )
     out = h.ask("Zephyr kettle inventor home town, please")
-    assert out["diagnostics"]["hops"][0]["query"] == "Who invented the Zephyr kettle?"
+    steps = out["diagnostics"]["steps"]
+    assert out["route"]["category"] == "complex" and "hop" not in steps
+    assert "sub_question" not in steps and "retrieve" in steps
+    decided = next(j for j in out["diagnostics"]["judgments"] if j["node"] == "decompose")
+    assert decided["method"] == "rule" and decided["verdict"] == "parallel"
+    assert "decompose" not in h.model.roles()  # no model call
 
 
 def test_comparisons_still_search_their_parts_in_parallel(make_harness: Any) -> None:
@@ -116,12 +117,11 @@ def test_comparisons_still_search_their_parts_in_parallel(make_harness: Any) -> 
     assert out["diagnostics"]["hops"] == []
 
 
-@pytest.mark.parametrize(
-    ("shape", "step_name"), [("parallel", "sub_question"), ("sequential", "hop")]
-)
+@pytest.mark.parametrize(("shape", "step_name"), [("parallel", "retrieve"), ("sequential", "hop")])
 def test_the_shape_can_be_forced(make_harness: Any, shape: str, step_name: str) -> None:
     h = make_harness(retriever=KeywordRetriever(docs=bridge_docs()), hop=bridge_hop)
     out = h.ask(BRIDGE, complex_shape=shape)
+    assert out["diagnostics"]["steps"].count("hop") == (shape == "sequential") * 2
     assert step_name in out["diagnostics"]["steps"]
 
 

@@ -23,7 +23,7 @@ def run(
     never_answers: bool = False,
     **kw: Any,
 ) -> tuple[dict[str, Any], ScriptedChatModel]:
-    script = {k: v for k, v in kw.items() if k in {"decompose", "classify", "hop", "transform"}}
+    script = {k: v for k, v in kw.items() if k in {"classify", "hop", "transform"}}
     ctx = {k: v for k, v in kw.items() if k not in script}
     model = ScriptedChatModel.with_script(**script, **(NEVER_GROUNDED if never_grounded else {}))
     unlikely = ScriptedJudge([0.0], thresholds={"decline": 0.5})
@@ -86,17 +86,15 @@ def test_always_irrelevant_ends_within_rewrite_and_web_budgets(
     tally(faults=2)
 
 
-def test_decomposing_into_too_many_parts_is_capped(tally: Any) -> None:
-    many = json.dumps({"sub_questions": [f"kettle part {i}?" for i in range(10)]})
+def test_a_comparison_s_parts_are_capped_by_the_budget(tally: Any) -> None:
     out, model = run(
         question="Compare the kettle and the lamp",
-        decompose=many,
-        max_sub_questions=4,
+        max_sub_questions=2,
         answer_sub_questions=True,
     )
-    # four sub-questions, each answered, plus the whole question's own search (no model call)
-    assert out["diagnostics"]["steps"].count("sub_question") == 5
-    assert model.roles()["sub"] == 4
+    # two parts, each answered, plus the whole question's own search (no model call)
+    assert out["diagnostics"]["steps"].count("sub_question") == 3
+    assert model.roles()["sub"] == 2
     tally(faults=1)
 
 

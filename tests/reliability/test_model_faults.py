@@ -12,17 +12,15 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 COMPLEX = "Compare the Zephyr X2 kettle and the Aurora lamp"
-TWO_PARTS = {"decompose": '{"sub_questions": ["Zephyr X2 kettle size?", "Aurora lamp watts?"]}'}
 
 # role that fails (":where" tells two places of one role apart) -> (question that reaches it,
 # script so that it is reached, context)
 REACHES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "classify": ("Tell me about the Zephyr X2 kettle", {}, {}),
     "rewrite": ("and it?", {}, {}),
-    "decompose": (COMPLEX, {}, {}),
-    "sub": (COMPLEX, TWO_PARTS, {"answer_sub_questions": True}),
-    "synthesis": (COMPLEX, TWO_PARTS, {"answer_sub_questions": True}),
-    "rag:complex": (COMPLEX, TWO_PARTS, {}),  # the parts only steer retrieval (the default)
+    "sub": (COMPLEX, {}, {"answer_sub_questions": True}),
+    "synthesis": (COMPLEX, {}, {"answer_sub_questions": True}),
+    "rag:complex": (COMPLEX, {}, {}),  # the parts only steer retrieval (the default)
     "multi_query": ("How big is the Zephyr X2 kettle?", {}, {"multi_query": True}),
     "hyde": ("How big is the Zephyr X2 kettle?", {}, {"hyde": True}),
     "refine": ("How big is the Zephyr X2 kettle?", {"relevance": [0.5]}, {}),
@@ -39,9 +37,9 @@ FAULTS: dict[str, Any] = {
     "malformed": "}{ not json at all",
     "empty": "",
 }
-# classify, history rewrite, decompose, 3 sub-questions; per retrieval (2 with one rewrite):
+# classify, history rewrite, 3 sub-questions; per retrieval (2 with one rewrite):
 # multi-query, HyDE, refine, assess; a query rewrite; generate x 2 with a regeneration
-CALL_BOUND = 1 + 1 + 1 + 3 + 2 * 4 + 1 + 2
+CALL_BOUND = 1 + 1 + 3 + 2 * 4 + 1 + 2
 
 
 @pytest.mark.parametrize("role", sorted(REACHES))
