@@ -32,7 +32,6 @@ from adaptive_rag.evaluation.judge_fit import (
     left_out,
     lowest_keeping,
     out_of_fold,
-    predict,
 )
 from adaptive_rag.evaluation.model_grader import KEEP_AT
 
@@ -119,13 +118,14 @@ def fit_relevance(
     x, y, groups, sets, index = matrix(rows)
     report: dict[str, Any] = {"questions": len(rows), "sources": int(len(y)), "depth": depth}
     judges: dict[str, Logistic] = {}
+    held_out: dict[str, Matrix] = {}
     for name, features in (
         (JUDGE, FEATURES),
         (KEYWORD_JUDGE, tuple(f for f in FEATURES if f not in VECTOR_FEATURES)),
     ):
         columns = [FEATURES.index(f) for f in features]
         xs = x[:, columns]
-        held = out_of_fold(features, xs, y, groups)
+        held = held_out[name] = out_of_fold(features, xs, y, groups)
         keep = lowest_keeping(held, y, GOLD_KEPT)
         thresholds = {"keep": keep, **question_thresholds(held, y, index)}
         fitted = fit_logistic(name, features, xs, y)
@@ -145,14 +145,16 @@ def fit_relevance(
                 for row in keep_table(p, y[sets == name_], keep, sets[sets == name_], lambda k: k)
             ],
         }
-    report["model_grader"] = compare_model_grader(rows, x, y, index, judges[JUDGE], model_grades)
+    report["model_grader"] = compare_model_grader(
+        rows, held_out[JUDGE], y, index, judges[JUDGE], model_grades
+    )
     report["ms_per_question"] = time_per_question(rows, judges[JUDGE])
     return {"judges": judges, "report": report}
 
 
 def compare_model_grader(
     rows: list[dict[str, Any]],
-    x: Matrix,
+    p: Matrix,
     y: Matrix,
     index: Matrix,
     judge: Logistic,
@@ -160,11 +162,10 @@ def compare_model_grader(
 ) -> list[dict[str, Any]]:
     """Gold kept and others rejected by the prompted grader and the judge, on the same sources.
 
-    The judge's figures here are in-sample (fitted on every question); the held-out ones are in
-    the report's held_out table. The grader's seconds are its calls' median.
+    The judge's probabilities are its out-of-fold ones (no source judged by a model fitted on
+    its own question); the grader's seconds are its calls' median.
     """
     position = {(r["dataset"], r["id"]): i for i, r in enumerate(rows)}
-    p = predict(judge, x)
     table = []
     for path in grade_files:
         graded = read_jsonl(path)

@@ -84,7 +84,10 @@ def _chunks(path: Path, name: str, n: int) -> Path:
 
 def test_fit_relevance_reports_each_set_held_out_and_left_out(tmp_path: Path) -> None:
     paths = [_chunks(tmp_path, "alpha", 40), _chunks(tmp_path, "beta", 40)]
-    fitted = fit_relevance(paths, 4, "test:hash", [], excluded={"alpha:0", "alpha:1"})
+    grades = tmp_path / "alpha.model_grades.jsonl"  # a grader that keeps everything
+    rows = [{"id": str(i), "scores": [1.0, 0.5, 0.5, 1.0], "seconds": 6.0} for i in range(2, 12)]
+    grades.write_text("\n".join(json.dumps(r) for r in [*rows, {"id": "12", "scores": None, "seconds": 6.0}]))
+    fitted = fit_relevance(paths, 4, "test:hash", [grades], excluded={"alpha:0", "alpha:1"})
     report = fitted["report"]
     assert report["questions"] == 78  # two held back for the evaluation
     judge = fitted["judges"]["relevance"]
@@ -94,6 +97,10 @@ def test_fit_relevance_reports_each_set_held_out_and_left_out(tmp_path: Path) ->
     assert [row["set"] for row in report["relevance"]["held_out"]] == ["alpha", "beta"]
     assert [row["set"] for row in report["relevance"]["left_out"]] == ["alpha", "beta"]
     assert all(row["gold_kept"] >= 0.9 for row in report["relevance"]["held_out"])
+    compared = report["model_grader"][0]
+    assert compared["set"] == "alpha" and compared["grader_gold_kept"] == 1.0
+    assert compared["grader_other_rejected"] == 0.0 and compared["grader_median_s"] == 6.0
+    assert compared["judge_other_rejected"] > 0.5
     keyword = fitted["judges"]["relevance_keyword"]
     assert "vector_score" not in keyword.features and keyword.fitted_for == {}
 
