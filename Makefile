@@ -1,6 +1,7 @@
 # One command each: `make demo` sets up and answers questions over the sample knowledge base with
-# the embedded model; `make test` sets up and runs lint and every test tier (what CI runs).
-# `make lint` needs only the lint tools, never the compiled llama.cpp.
+# the embedded model; `make test` sets up, installs and starts what its tiers need
+# (scripts/test-env), then runs lint and every test tier and reports each (scripts/test-tiers);
+# CI runs exactly that. `make lint` needs only the lint tools, never the compiled llama.cpp.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 export LANGGRAPH_CLI_NO_ANALYTICS := 1
@@ -38,10 +39,8 @@ $(VENV)/.installed: pyproject.toml $(VENV)/.lint-installed
 demo: setup
 	$(VENV)/bin/adaptive-rag demo
 
-test: setup lint
-	$(PY) -m pytest -m "not local_model and not browser"
-	$(PY) -m pytest -m browser
-	$(PY) -m pytest -m local_model
+test: setup
+	scripts/test-env scripts/test-tiers $(PY)
 
 test-fast: setup
 	$(PY) -m pytest -m "not server and not local_model and not browser"
