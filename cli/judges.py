@@ -130,3 +130,30 @@ def _fit_decline(runs: list[Path], out: Path, excluded: set[str], write: bool) -
         weights.write_text(json.dumps(judge.to_json(report=figures), indent=1))
         if write:
             (WEIGHTS_DIR / f"{name}.json").write_text(weights.read_text())
+
+
+@evaluate.command("judge-sources")
+def eval_judge_sources(
+    dataset: Annotated[str, typer.Argument(help="A shared set, or questions.jsonl (--corpus).")],
+    corpus: Annotated[Path | None, typer.Option(help="Corpus JSONL for a custom set.")] = None,
+    out: Annotated[
+        Path, typer.Option(help="Folder for the set's index and labelled rows (reruns reuse it).")
+    ] = Path("eval-out/judges"),
+    depth: Annotated[int, typer.Option(help="Sources per question, as the agent reads.")] = 4,
+) -> None:
+    """Score the shipped relevance judge on a set's sources: gold kept, others dropped."""
+    from adaptive_rag.core.fitted import load_judge  # noqa: PLC0415
+    from adaptive_rag.core.relevance import JUDGE  # noqa: PLC0415
+    from adaptive_rag.evaluation.judge_data import collect  # noqa: PLC0415
+    from adaptive_rag.evaluation.relevance_fit import judge_on  # noqa: PLC0415
+    from adaptive_rag.evaluation.sets import load_eval_set  # noqa: PLC0415
+    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+
+    judge = load_judge(JUDGE)
+    if judge is None:
+        raise fail("no relevance judge is shipped: run `adaptive-rag eval fit-judges --write`", 2)
+    try:
+        path = collect(load_eval_set(dataset, corpus), out, depth)
+    except (ValueError, FileNotFoundError) as exc:
+        raise fail(str(exc), EXIT_BAD_CONFIG) from exc
+    typer.echo(table(judge_on([path], depth, judge)))

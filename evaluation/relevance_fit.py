@@ -32,6 +32,7 @@ from adaptive_rag.evaluation.judge_fit import (
     left_out,
     lowest_keeping,
     out_of_fold,
+    predict,
 )
 from adaptive_rag.evaluation.model_grader import KEEP_AT
 
@@ -219,3 +220,12 @@ def time_per_question(rows: list[dict[str, Any]], judge: Logistic, sample: int =
             judge.probability(values)
         spent.append(1000 * (time.perf_counter() - started))
     return round(statistics.median(spent), 2)
+
+
+def judge_on(paths: list[Path], depth: int, judge: Logistic) -> list[dict[str, Any]]:
+    """Score a shipped judge on sets it was not fitted on, at its own keep threshold."""
+    rows = labelled(paths, depth, set())
+    x, y, _, sets, _ = matrix(rows)
+    columns = [FEATURES.index(f) for f in judge.features]
+    p = predict(judge, x[:, columns])
+    return keep_table(p, y, judge.thresholds["keep"], sets, lambda k: k)

@@ -86,7 +86,9 @@ def test_fit_relevance_reports_each_set_held_out_and_left_out(tmp_path: Path) ->
     paths = [_chunks(tmp_path, "alpha", 40), _chunks(tmp_path, "beta", 40)]
     grades = tmp_path / "alpha.model_grades.jsonl"  # a grader that keeps everything
     rows = [{"id": str(i), "scores": [1.0, 0.5, 0.5, 1.0], "seconds": 6.0} for i in range(2, 12)]
-    grades.write_text("\n".join(json.dumps(r) for r in [*rows, {"id": "12", "scores": None, "seconds": 6.0}]))
+    grades.write_text(
+        "\n".join(json.dumps(r) for r in [*rows, {"id": "12", "scores": None, "seconds": 6.0}])
+    )
     fitted = fit_relevance(paths, 4, "test:hash", [grades], excluded={"alpha:0", "alpha:1"})
     report = fitted["report"]
     assert report["questions"] == 78  # two held back for the evaluation
