@@ -113,7 +113,20 @@ def confidence_features(state: State) -> dict[str, float]:
         "complex": float(route == "complex"),
         "assessed": float(state.get("support") is not None),
         "support": float(state.get("support") or 0.0),
+        "relevance_best": max(state.get("doc_scores") or [0.0]),
+        "grounding_score": float((state.get("answer_features") or {}).get("grounding_score", 0.0)),
+        "answerable_p": answerable_probability(state),
     }
+
+
+def answerable_probability(state: State) -> float:
+    """Return the answerability judge's last probability this turn (0.5 when it gave none)."""
+    fitted = [
+        j["score"]
+        for j in state.get("judgments") or []
+        if j["node"] == "self_check" and j["method"] == "fitted" and j["score"] is not None
+    ]
+    return float(fitted[-1]) if fitted else 0.5
 
 
 GROUNDED = 2
