@@ -46,6 +46,13 @@ def quality(rs: list[Record]) -> dict[str, Any]:
         "declined_answerable": f"{sum(r['declined'] for r in answerable)}/{len(answerable)}",
         "in_language": mean([float(r["language_ok"]) for r in answered]),
         "cited": mean([float(r["cited"]) for r in answered]),
+        "citations_supported": mean(
+            [
+                float(r["citations_supported"])
+                for r in answered
+                if r.get("citations_supported") is not None
+            ]
+        ),
     }
 
 

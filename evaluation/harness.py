@@ -9,6 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from adaptive_rag.core.grounding import check
 from adaptive_rag.evaluation.baselines import (
     build_full_pipeline,
     build_multi_step,
@@ -22,6 +23,7 @@ from adaptive_rag.graph.builder import build_graph
 from adaptive_rag.knowledge.sources import source_texts
 from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.nodes.finalize import confidence_features
+from adaptive_rag.nodes.self_check import answer_body
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.state import COUNTERS
 from adaptive_rag.services import Services
@@ -194,6 +196,7 @@ def run_one(
         "judgments": diag.get("judgments", []),
         "support": diag.get("support"),
         "sources_read": source_texts(used),
+        "citations_supported": citations_supported(out, source_texts(used), question["question"]),
         "route": route.get("category", config),
         "route_method": route.get("method", "-"),
         "used_doc_ids": used_ids,
@@ -203,6 +206,21 @@ def run_one(
         "steps": diag["steps"],
         "notes": diag["notes"],
     }
+
+
+def citations_supported(out: dict[str, Any], sources: list[str], question: str) -> bool | None:
+    """Whether every citation of an answer names a source read that supports its sentence.
+
+    None for a decline or an answer that cites nothing (there is no citation to check).
+    """
+    if not out.get("answerable", True):
+        return None
+    text = answer_body(out.get("answer") or "", list(out.get("notices") or []))
+    grounding = check(text, sources, question)
+    cited = [s for s in grounding.sentences if s.cited]
+    if not cited:
+        return None
+    return all(set(s.cited) <= set(s.supporting) for s in cited)
 
 
 def timed_invoke(
