@@ -76,6 +76,11 @@ def test_runs_three_configurations_resumes_and_reports(
     assert by[("adaptive", "q1")]["used_doc_ids"][0] == "k1"
     assert by[("adaptive", "q1")]["f1"] == 2 / 3 and by[("adaptive", "q1")]["acc"] == 1.0
     assert set(by[("adaptive", "q1")]["features"]) >= {"agreement", "grounded", "declined"}
+    kettle = by[("adaptive", "q1")]  # "It holds 1.7 litres [1]." over the kettle's page
+    assert kettle["citations_supported"] is True and kettle["sources_read"][0].startswith("Kettle")
+    assert kettle["answer_features"]["grounded"] == 1.0
+    assert [j["node"] for j in kettle["judgments"]][:1] == ["grade_documents"]
+    assert by[("adaptive", "q3")]["citations_supported"] is None  # a greeting cites nothing
     for record in records:  # every node that ran is timed, and the times add up to the run's
         assert set(record["node_seconds"]) == set(record["steps"])
         assert sum(record["node_seconds"].values()) <= record["seconds"] + 0.01
