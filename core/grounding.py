@@ -4,7 +4,8 @@ A sentence is supported by a source when every name, number and quoted span of t
 that the question does not already hold is in the source, and at least WORD_SHARE of its content
 words are (core.terms says how each kind is found). Names and numbers from the question are free
 to repeat; so are its content words, which are left out of the share (they show what the sentence
-is about, not that what it says is so) unless the sentence has no others. A single word of its
+is about, not that what it says is so); a sentence with no others restates the question, and is
+supported by its new facts if it has any, else unchecked. A single word of its
 own that no source holds does not refute a sentence by itself: it is supported when its facts
 are found, unchecked when it has none ("it holds 1.7 litres" against "a 1.7 litre capacity").
 Quoted spans must stand in the source verbatim. Several cited sources may support a sentence
@@ -160,7 +161,9 @@ def _judge(claim: _Claim, found: Sequence[Terms], checkable: Sequence[Terms]) ->
     if needed.facts() - held.facts():
         return "no"
     if needed.words:
-        telling = needed.words - claim.asked or needed.words
+        telling = needed.words - claim.asked
+        if not telling:  # the question's own words: it restates the question, with its facts
+            return "yes" if needed.facts() else "unknown"
         enough = len(telling & held.words) >= WORD_SHARE * len(telling)
         if not enough and len(telling) == 1:  # one word of its own is too little to refute by
             return "yes" if needed.facts() else "unknown"  # its facts were all found, if any
