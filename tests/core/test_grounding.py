@@ -252,7 +252,7 @@ def test_a_paraphrase_of_one_word_is_not_flagged() -> None:
 def test_a_sentence_that_restates_the_question_is_judged_by_its_new_facts() -> None:
     from adaptive_rag.core.grounding import check as ground
 
-    source = "Jacksonville\\nThe city consolidated with Duval County in 1968."
+    source = "Jacksonville\nThe city consolidated with Duval County in 1968."
     question = "What year did consolidation cause Jacksonville to become part of Duval County?"
     right = ground(
         "Consolidation caused Jacksonville to become part of Duval County in 1968.",
