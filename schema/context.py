@@ -134,22 +134,6 @@ class Context:
             " facts the previous ones found (1-6)."
         },
     )
-    router: Literal["rules+model", "learned"] = field(
-        default="rules+model",
-        metadata={
-            "description": "Who routes a question no rule settles: 'rules+model' (the fast model"
-            " picks general, simple or complex) or 'learned' (a classifier over the question's"
-            " embedding, fitted by `adaptive-rag eval router`; no model call)."
-        },
-    )
-    router_weights: str = field(
-        default="",
-        metadata={
-            "description": "Weights file for the 'learned' router (empty: the package's, shipped"
-            " only if it beat rules+model on held-out folds). Without weights it routes as"
-            " rules+model and says so in the route's reason."
-        },
-    )
     complex_shape: Literal["auto", "parallel", "sequential"] = field(
         default="auto",
         metadata={
@@ -287,6 +271,10 @@ REMOVED: dict[str, str] = {
     "incorrect_threshold": "the relevance judge's thresholds ship with its fitted weights",
     "decline_below": "use declines ('when_unlikely' or 'never')",
     "decline_when_not_found": "use declines ('when_unlikely' or 'never')",
+    "router": "classify routes by rules and the fast model; `adaptive-rag eval router` fits the"
+    " learned router as an experiment",
+    "router_weights": "the learned router left the agent; `adaptive-rag eval router` writes its"
+    " fit beside the runs",
 }
 """Settings an older client or a saved assistant may still send, and what replaces each."""
 

@@ -26,7 +26,6 @@ def test_defaults_are_valid_and_every_field_is_described() -> None:
         ({"k": 0}, "k"),
         ({"answer_check": "sometimes"}, "answer_check must be one of mark, decline, off"),
         ({"declines": "always"}, "declines"),
-        ({"router": "coin"}, "router"),
         ({"max_sub_questions": 1}, "max_sub_questions"),
         ({"max_sub_questions": 5}, "max_sub_questions"),
         ({"max_rewrites": -1}, "max_rewrites"),
@@ -74,7 +73,15 @@ def test_on_a_server_the_signed_in_user_replaces_what_the_request_says() -> None
 
 
 @pytest.mark.parametrize(
-    "name", ["self_check", "check_below", "decline_below", "correct_threshold"]
+    "name",
+    [
+        "self_check",
+        "check_below",
+        "decline_below",
+        "correct_threshold",
+        "router",
+        "router_weights",
+    ],
 )
 def test_a_removed_setting_is_refused_naming_its_replacement(name: str) -> None:
     from adaptive_rag.schema.checks import context_problem
