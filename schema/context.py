@@ -93,20 +93,6 @@ class Context:
         default=False,
         metadata={"description": "Return each hit's whole section instead of the chunk."},
     )
-    multi_query: bool = field(
-        default=False,
-        metadata={
-            "description": "Search with two extra model-written queries and fuse the results"
-            " (one more model call per retrieval)."
-        },
-    )
-    hyde: bool = field(
-        default=False,
-        metadata={
-            "description": "HyDE: also search with a model-written hypothetical answer passage"
-            " (one more model call per retrieval)."
-        },
-    )
     history_turns: int = field(
         default=3,
         metadata={"description": "Past turns (question + answer) used to rewrite a follow-up."},
@@ -271,6 +257,8 @@ REMOVED: dict[str, str] = {
     "incorrect_threshold": "the relevance judge's thresholds ship with its fitted weights",
     "decline_below": "use declines ('when_unlikely' or 'never')",
     "decline_when_not_found": "use declines ('when_unlikely' or 'never')",
+    "multi_query": "removed: extra model-written queries did not find more (docs/decisions.md)",
+    "hyde": "removed: a model-written passage did not find more (docs/decisions.md)",
     "router": "classify routes by rules and the fast model; `adaptive-rag eval router` fits the"
     " learned router as an experiment",
     "router_weights": "the learned router left the agent; `adaptive-rag eval router` writes its"

@@ -21,7 +21,6 @@ from adaptive_rag.prompts import (
     hop,
     reading,
     refine,
-    retrieve,
     rewrite_with_history,
     sub_question,
     transform_query,
@@ -54,8 +53,6 @@ ROLES: list[tuple[str, str]] = [
     ("transform", transform_query.SYSTEM[:40]),
     ("direct", generate.DIRECT_SYSTEM[:40]),
     ("sub", sub_question.SYSTEM[:40]),
-    ("multi_query", "different search queries"),
-    ("hyde", retrieve.HYDE_SYSTEM[:40]),
 ]
 
 Reply = str | Exception | Callable[[str], str]
@@ -87,8 +84,6 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
     "hop": '{"finding": "", "answerable": true, "next_query": ""}',
     "hops_answer": "Answer from the hops [1][2].",
     "sub": "Sub-answer [1].",
-    "multi_query": '{"queries": ["Aurora lamp watts", "lamp power use"]}',
-    "hyde": "The Zephyr X2 kettle holds 1.7 litres.",
 }
 
 

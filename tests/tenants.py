@@ -155,6 +155,5 @@ def echo_model() -> ScriptedChatModel:
         script={
             **DEFAULT_SCRIPT,
             **dict.fromkeys(answering, echo),
-            "hyde": echo,
         }
     )

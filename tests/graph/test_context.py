@@ -81,6 +81,8 @@ def test_on_a_server_the_signed_in_user_replaces_what_the_request_says() -> None
         "correct_threshold",
         "router",
         "router_weights",
+        "multi_query",
+        "hyde",
     ],
 )
 def test_a_removed_setting_is_refused_naming_its_replacement(name: str) -> None:

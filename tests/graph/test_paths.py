@@ -400,25 +400,6 @@ def test_an_unanswerable_question_searches_again_then_declines(make_harness: Any
     assert never["answerable"] is True and never["diagnostics"]["rewrites"] == 0
 
 
-def test_multi_query_and_hyde_add_fused_results(make_harness: Any) -> None:
-    h = make_harness()
-    plain = h.ask("How big is the Zephyr X2 kettle?", k=1)
-    assert [s["title"] for s in plain["sources"]] == ["Zephyr X2"]
-    assert "multi_query" not in h.model.roles() and "hyde" not in h.model.roles()
-    out = h.ask("How big is the Zephyr X2 kettle?", k=2, multi_query=True, hyde=True)
-    assert h.model.roles()["multi_query"] == 1 and h.model.roles()["hyde"] == 1
-    rag = [user for role, user in h.model.calls if role == "rag"][-1]
-    assert "Zephyr X2" in rag and "Aurora lamp" in rag  # the expansion found the lamp too
-    assert out["diagnostics"]["retrievals"] == 1
-
-
-def test_failed_expansion_still_searches(make_harness: Any) -> None:
-    h = make_harness(multi_query=RuntimeError("down"), hyde="")
-    out = h.ask("How big is the Zephyr X2 kettle?", multi_query=True, hyde=True)
-    assert out["sources"]
-    assert {"node": "retrieve", "kind": "model_error"}.items() <= out["failures"][0].items()
-
-
 def test_custom_stream_reports_progress(make_harness: Any) -> None:
     h = make_harness()
     events = [
