@@ -64,10 +64,8 @@ def heuristic_confidence(state: State) -> float:
         return 0.5
     if mode == "fallback":
         return 0.2
-    if mode == "synthesis":
-        subs = state.get("sub_answers") or []
-        known = sum(1 for s in subs if s["answer"].strip().lower() != "unknown")
-        value = 0.2 + 0.6 * known / max(len(subs), 1)
+    if mode == "synthesis":  # fused parallel searches; hops alone rate low until checked
+        value = 0.8 if state.get("sub_searches") else 0.2
     elif not state.get("documents"):
         value = 0.3  # answered from documents the grader rejected
     else:

@@ -88,7 +88,7 @@ def _fresh_turn(ctx: Context, services: Services) -> Update:
         "retrieval_confident": False,
         "graded": True,
         "sub_questions": [],
-        "sub_answers": RESET,
+        "sub_searches": RESET,
         "shape": None,
         "hops": [],
         "next_query": "",

@@ -27,14 +27,6 @@ Answer in two or three sentences; if the question asks yes or no, begin with tha
 {if_missing}
 Original question: {question}"""
 
-SYNTHESIS_TASK = """Task: a complex question was split into sub-questions, each answered from the sources above.
-Combine the sub-answers into one answer to the original question.
-Keep the citation numbers [n] of the facts you use; they refer to the sources above.
-Say what remains unknown.
-Sub-answers:
-{sub_answers}
-Original question: {question}"""
-
 LANGUAGE_CUE = {
     "en": "Answer in English, with citations:",
     "zh": "请用中文回答，并用 [n] 注明来源：",

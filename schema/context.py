@@ -128,13 +128,6 @@ class Context:
             " then where they were born), or 'auto' (rules, then the model, decide per question)."
         },
     )
-    answer_sub_questions: bool = field(
-        default=False,
-        metadata={
-            "description": "Answer each sub-question before synthesis (one model call each); "
-            "off: sub-questions only steer retrieval (measured better on a small model)."
-        },
-    )
     web_search: bool = field(
         default=True,
         metadata={"description": "Allow web search (needs TAVILY_API_KEY)."},
@@ -259,6 +252,8 @@ REMOVED: dict[str, str] = {
     "decline_when_not_found": "use declines ('when_unlikely' or 'never')",
     "multi_query": "removed: extra model-written queries did not find more (docs/decisions.md)",
     "hyde": "removed: a model-written passage did not find more (docs/decisions.md)",
+    "answer_sub_questions": "removed: a complex question's parts steer retrieval and one answer"
+    " is written (answering each part first measured worse; docs/decisions.md)",
     "router": "classify routes by rules and the fast model; `adaptive-rag eval router` fits the"
     " learned router as an experiment",
     "router_weights": "the learned router left the agent; `adaptive-rag eval router` writes its"

@@ -8,7 +8,7 @@ from adaptive_rag.core.documents import doc_key
 from langchain_core.documents import Document
 
 if TYPE_CHECKING:
-    from adaptive_rag.schema.state import SubAnswer
+    from adaptive_rag.schema.state import SubSearch
 
 RESET: Final = "__reset__"
 Reset = Literal["__reset__"]
@@ -51,10 +51,10 @@ def merge_documents(left: list[Document] | None, right: list[Any] | str | None) 
     return merged
 
 
-def merge_sub_answers(
-    left: list[SubAnswer] | None, right: list[Any] | str | None
-) -> list[SubAnswer]:
-    """Collect answers of parallel sub-questions in question order; RESET clears them."""
+def merge_sub_searches(
+    left: list[SubSearch] | None, right: list[Any] | str | None
+) -> list[SubSearch]:
+    """Collect the searches of parallel sub-questions in question order; RESET clears them."""
     reset, items = _reset_split(right)
     combined = [*([] if reset else (left or [])), *items]
     return sorted(combined, key=lambda item: item["index"])

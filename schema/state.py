@@ -13,7 +13,7 @@ from adaptive_rag.schema.reducers import (
     add_or_reset,
     extend_or_reset,
     merge_documents,
-    merge_sub_answers,
+    merge_sub_searches,
 )
 from langchain_core.documents import Document
 from langchain_core.messages import AnyMessage
@@ -103,17 +103,15 @@ class Decline(TypedDict):
     """What was found or checked, in plain words, for people and logs."""
 
 
-class SubAnswer(TypedDict):
-    """A sub-question of a complex question and its answer."""
+class SubSearch(TypedDict):
+    """One parallel search of a complex question: a part it names, or the whole question."""
 
     index: int
-    """Position of the sub-question (0-based)."""
+    """Position of the sub-question (0-based); the whole question's own search comes last."""
     question: str
-    """The sub-question."""
-    answer: str
-    """Its short answer, citing the documents it used as [n] (empty when only searched for)."""
+    """The query searched."""
     source_keys: list[str]
-    """Keys (doc_key) of the documents its [n] citations refer to, in order."""
+    """Keys (doc_key) of the documents it found, in rank order."""
 
 
 class Hop(TypedDict):
@@ -293,8 +291,8 @@ class State(InputState, OutputState, total=False):
     """False when the grader's output could not be read (documents kept as relevant)."""
     sub_questions: list[str]
     """Sub-questions of a complex question."""
-    sub_answers: Annotated[list[SubAnswer], merge_sub_answers]
-    """Answers to the sub-questions, in order."""
+    sub_searches: Annotated[list[SubSearch], merge_sub_searches]
+    """What each sub-question's search found, in order (fused before writing)."""
     shape: Shape | None
     """How decompose split a complex question (None until it has)."""
     hops: list[Hop]

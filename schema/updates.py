@@ -24,7 +24,7 @@ from adaptive_rag.schema.state import (
     SelfCheck,
     Shape,
     Source,
-    SubAnswer,
+    SubSearch,
     TurnSettings,
 )
 from langchain_core.documents import Document
@@ -69,7 +69,7 @@ class Update(TypedDict, total=False):
     retrieval_confident: bool
     graded: bool
     sub_questions: list[str]
-    sub_answers: Sequence[SubAnswer] | Reset
+    sub_searches: Sequence[SubSearch] | Reset
     shape: Shape | None
     hops: list[Hop]
     next_query: str

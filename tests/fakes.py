@@ -22,7 +22,6 @@ from adaptive_rag.prompts import (
     reading,
     refine,
     rewrite_with_history,
-    sub_question,
     transform_query,
 )
 from adaptive_rag.providers.web import WebSearchError
@@ -38,7 +37,6 @@ from pydantic import ConfigDict, PrivateAttr
 READING_ROLES: list[tuple[str, str]] = [
     ("regenerate", "rejected by a fact check"),
     ("assess", assess.TASK[:40]),
-    ("synthesis", generate.SYNTHESIS_TASK[:60]),
     ("hops_answer", generate.HOPS_TASK[:60]),
     ("hop", hop.TASK[:50]),
     ("rag", generate.RAG_TASK[:40]),
@@ -52,7 +50,6 @@ ROLES: list[tuple[str, str]] = [
     ("refine", refine.SYSTEM[:40]),
     ("transform", transform_query.SYSTEM[:40]),
     ("direct", generate.DIRECT_SYSTEM[:40]),
-    ("sub", sub_question.SYSTEM[:40]),
 ]
 
 Reply = str | Exception | Callable[[str], str]
@@ -80,10 +77,8 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
     "regenerate": "A more careful answer [1].",
     "retry": "A second try that states the fact [1].",
     "direct": "A general-knowledge answer.",
-    "synthesis": "Combined answer [1][2].",
     "hop": '{"finding": "", "answerable": true, "next_query": ""}',
     "hops_answer": "Answer from the hops [1][2].",
-    "sub": "Sub-answer [1].",
 }
 
 

@@ -150,7 +150,7 @@ def echo(user: str) -> str:
 
 def echo_model() -> ScriptedChatModel:
     """Return a model whose answers repeat their prompts (routing to retrieval)."""
-    answering = ("rag", "regenerate", "retry", "direct", "synthesis", "hops_answer", "sub")
+    answering = ("rag", "regenerate", "retry", "direct", "hops_answer")
     return ScriptedChatModel(
         script={
             **DEFAULT_SCRIPT,

@@ -83,6 +83,7 @@ def test_on_a_server_the_signed_in_user_replaces_what_the_request_says() -> None
         "router_weights",
         "multi_query",
         "hyde",
+        "answer_sub_questions",
     ],
 )
 def test_a_removed_setting_is_refused_naming_its_replacement(name: str) -> None:
