@@ -100,8 +100,8 @@ _COMPARED = [
 """Questions that name the things they compare: each is searched on its own."""
 
 
-def split_parts(question: str, most: int = 4) -> list[str]:
-    """Return the independent parts a comparison names, each as a query; [] when none split.
+def split_parts(question: str) -> list[str]:
+    """Return the two things a comparison names, each as a query; [] when none split.
 
     "Compare the warranty of the Kestrel sensors and the Heron hub" gives "the warranty of the
     Kestrel sensors" and "the Heron hub ... warranty"-style parts: each thing with what the
@@ -119,7 +119,7 @@ def split_parts(question: str, most: int = 4) -> list[str]:
         head = _OF.match(parts[0])  # "the warranty of A and B": B's warranty too
         if head and " of " not in f" {parts[1]} ":
             parts[1] = f"{head.group(1)} of {parts[1]}"
-        return [f"{part} {tail}".strip() for part in parts][:most]
+        return [f"{part} {tail}".strip() for part in parts]
     return []
 
 

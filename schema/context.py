@@ -109,10 +109,6 @@ class Context:
         default=1,
         metadata={"description": "Budget: web searches per question."},
     )
-    max_sub_questions: int = field(
-        default=3,
-        metadata={"description": "Budget: sub-questions a complex question splits into (2-4)."},
-    )
     max_hops: int = field(
         default=3,
         metadata={
@@ -207,7 +203,6 @@ class Context:
         _check_range("max_rewrites", self.max_rewrites, 0, 10)
         _check_range("max_regenerations", self.max_regenerations, 0, 10)
         _check_range("max_web_searches", self.max_web_searches, 0, 10)
-        _check_range("max_sub_questions", self.max_sub_questions, 2, 4)
         _check_range("max_hops", self.max_hops, 1, 6)
         for name, allowed in choices().items():
             if getattr(self, name) not in allowed:
@@ -254,6 +249,8 @@ REMOVED: dict[str, str] = {
     "hyde": "removed: a model-written passage did not find more (docs/decisions.md)",
     "answer_sub_questions": "removed: a complex question's parts steer retrieval and one answer"
     " is written (answering each part first measured worse; docs/decisions.md)",
+    "max_sub_questions": "removed: a comparison's parts come from a rule, at most the two things"
+    " it names",
     "router": "classify routes by rules and the fast model; `adaptive-rag eval router` fits the"
     " learned router as an experiment",
     "router_weights": "the learned router left the agent; `adaptive-rag eval router` writes its"
