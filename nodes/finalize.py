@@ -209,8 +209,7 @@ def diagnostics(state: State, cache: Literal["off", "miss", "hit"], *notes: str)
 def recalled_answer(state: State, recalled: Recall, in_messages: bool) -> Update:
     """Return an earlier answer as it was given, saying where it came from."""
     output = recalled["output"]
-    same = recalled["similarity"] >= 1.0
-    how = "the same question" if same else f"{recalled['question']!r} ({recalled['similarity']})"
+    how = f"the same question ({recalled['question']!r})"
     note = f"recall: answered from the answer cache: {how}, knowledge-base revision"
     answer, sources = str(output["answer"]), cast(list[Source], output["sources"])
     shown = chat_text(answer, sources, output["language"], in_messages)

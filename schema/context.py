@@ -183,14 +183,6 @@ class Context:
         default=86400,
         metadata={"description": "Seconds a cached answer is returned (1-31536000)."},
     )
-    answer_cache_similarity: float = field(
-        default=1.0,
-        metadata={
-            "description": "How alike (cosine of the question embeddings) another question must be"
-            " to get its cached answer; 1.0 returns it for the same words only (case, width,"
-            " spacing and closing punctuation aside)."
-        },
-    )
     max_question_chars: int = field(
         default=4000,
         metadata={"description": "Longest question accepted, in characters."},
@@ -211,7 +203,6 @@ class Context:
         _check_range("web_results", self.web_results, 1, 10)
         _check_range("max_question_chars", self.max_question_chars, 1, 1_000_000)
         _check_range("answer_cache_ttl", self.answer_cache_ttl, 1, 31_536_000)
-        _check_range("answer_cache_similarity", self.answer_cache_similarity, 0.5, 1.0)
         if self.metadata_filter.strip():
             try:
                 value = json.loads(self.metadata_filter)
@@ -251,6 +242,8 @@ REMOVED: dict[str, str] = {
     " is written (answering each part first measured worse; docs/decisions.md)",
     "max_sub_questions": "removed: a comparison's parts come from a rule, at most the two things"
     " it names",
+    "answer_cache_similarity": "removed: the answer cache matches the same words only (any lower"
+    " threshold also matched different questions; docs/decisions.md)",
     "router": "classify routes by rules and the fast model; `adaptive-rag eval router` fits the"
     " learned router as an experiment",
     "router_weights": "the learned router left the agent; `adaptive-rag eval router` writes its"
@@ -270,9 +263,7 @@ def removed_problem(settings: object) -> str:
     )
 
 
-NOT_SHAPING_ANSWERS = frozenset(
-    {"answer_cache", "answer_cache_ttl", "answer_cache_similarity", "max_question_chars"}
-)
+NOT_SHAPING_ANSWERS = frozenset({"answer_cache", "answer_cache_ttl", "max_question_chars"})
 """Context fields that never change what answer a question gets."""
 
 

@@ -210,9 +210,7 @@ class Recall(TypedDict):
     output: dict[str, Any]
     """The output fields it was returned with (answer, sources, confidence, ...)."""
     question: str
-    """The question it answered: this one, or a near-identical one."""
-    similarity: float
-    """1.0 for the same question, else how alike the two are (cosine)."""
+    """The question it answered, as first asked (case, spacing and closing punctuation aside)."""
     revision: int
     """The knowledge-base revision it holds for."""
 

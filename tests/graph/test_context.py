@@ -83,6 +83,7 @@ def test_on_a_server_the_signed_in_user_replaces_what_the_request_says() -> None
         "hyde",
         "answer_sub_questions",
         "max_sub_questions",
+        "answer_cache_similarity",
     ],
 )
 def test_a_removed_setting_is_refused_naming_its_replacement(name: str) -> None:
