@@ -9,6 +9,10 @@ from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
 
+KEPT_FOR = 86_400
+"""Seconds a cached answer is returned (a day); ingest, delete and new answering code forget it
+sooner."""
+
 
 def remember(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Store the answer under its question, settings and knowledge-base revision."""
@@ -20,7 +24,7 @@ def remember(state: State, runtime: Runtime[Context], services: Services) -> Upd
         if found is not None:
             cache, revision = found
             question = state.get("query") or ""
-            cache.put(question, answer_scope(ctx), revision, output, ctx.answer_cache_ttl)
+            cache.put(question, answer_scope(ctx), revision, output, KEPT_FOR)
     except Exception as exc:  # the answer is given either way; only the next ask pays
         note_failure(update, "remember", "retrieval", exc, "the answer was not cached")
     return update

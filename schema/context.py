@@ -179,10 +179,6 @@ class Context:
             " settings, with no model call; ingest and delete forget them."
         },
     )
-    answer_cache_ttl: int = field(
-        default=86400,
-        metadata={"description": "Seconds a cached answer is returned (1-31536000)."},
-    )
     max_question_chars: int = field(
         default=4000,
         metadata={"description": "Longest question accepted, in characters."},
@@ -202,7 +198,6 @@ class Context:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
         _check_range("web_results", self.web_results, 1, 10)
         _check_range("max_question_chars", self.max_question_chars, 1, 1_000_000)
-        _check_range("answer_cache_ttl", self.answer_cache_ttl, 1, 31_536_000)
         if self.metadata_filter.strip():
             try:
                 value = json.loads(self.metadata_filter)
@@ -244,6 +239,8 @@ REMOVED: dict[str, str] = {
     " it names",
     "answer_cache_similarity": "removed: the answer cache matches the same words only (any lower"
     " threshold also matched different questions; docs/decisions.md)",
+    "answer_cache_ttl": "removed: a cached answer is kept a day, and forgotten sooner when the"
+    " knowledge base or the answering code changes",
     "router": "classify routes by rules and the fast model; `adaptive-rag eval router` fits the"
     " learned router as an experiment",
     "router_weights": "the learned router left the agent; `adaptive-rag eval router` writes its"
@@ -263,7 +260,7 @@ def removed_problem(settings: object) -> str:
     )
 
 
-NOT_SHAPING_ANSWERS = frozenset({"answer_cache", "answer_cache_ttl", "max_question_chars"})
+NOT_SHAPING_ANSWERS = frozenset({"answer_cache", "max_question_chars"})
 """Context fields that never change what answer a question gets."""
 
 

@@ -124,18 +124,19 @@ def test_off_and_declined_are_not_cached(tmp_path: Path) -> None:
     assert h.ask()["model_calls_made"] > 0
 
 
-def test_an_answer_is_returned_for_its_ttl_only(
+def test_an_answer_is_returned_for_a_day_only(
     cached: Cached, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from adaptive_rag.knowledge import answer_cache  # noqa: PLC0415
+    from adaptive_rag.nodes.remember import KEPT_FOR  # noqa: PLC0415
 
     clock = [1_000_000.0]  # the cache's clock, so a slow machine cannot expire it early
     monkeypatch.setattr(answer_cache, "time", SimpleNamespace(time=lambda: clock[0]))
-    cached.ask(answer_cache_ttl=60)
-    clock[0] += 59
-    assert cached.ask(answer_cache_ttl=60)["model_calls_made"] == 0
+    cached.ask()
+    clock[0] += KEPT_FOR - 1
+    assert cached.ask()["model_calls_made"] == 0
     clock[0] += 2
-    assert cached.ask(answer_cache_ttl=60)["model_calls_made"] > 0  # expired
+    assert cached.ask()["model_calls_made"] > 0  # expired
 
 
 def test_only_the_same_words_get_the_earlier_answer(cached: Cached) -> None:

@@ -84,6 +84,7 @@ def test_on_a_server_the_signed_in_user_replaces_what_the_request_says() -> None
         "answer_sub_questions",
         "max_sub_questions",
         "answer_cache_similarity",
+        "answer_cache_ttl",
     ],
 )
 def test_a_removed_setting_is_refused_naming_its_replacement(name: str) -> None:
