@@ -37,7 +37,7 @@ def intake(state: State, runtime: Runtime[Context], services: Services) -> Updat
             last = messages[-1] if messages else None
             text = message_text(last) if isinstance(last, HumanMessage) else ""
             replaces = last.id if isinstance(last, HumanMessage) else None
-        question, problem = clean_question(text, ctx.max_question_chars)
+        question, problem = clean_question(text)
     problem = bad_context or problem
     if problem:
         update["error"] = problem

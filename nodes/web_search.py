@@ -10,6 +10,9 @@ from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
 
+RESULTS = 3
+"""Web results read per search: they share the sources' one character budget with the rest."""
+
 
 def web_search(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Search the web once; any failure turns the web off for the rest of the turn."""
@@ -23,7 +26,7 @@ def web_search(state: State, runtime: Runtime[Context], services: Services) -> U
         return update
     query = state.get("search_query") or state.get("standalone") or ""
     try:
-        docs = web.search(query, ctx.web_results)
+        docs = web.search(query, RESULTS)
     except Exception as exc:
         reason = describe(exc)
         update.update({"web_available": False, "web_status": f"web search failed ({reason})"})

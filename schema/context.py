@@ -128,10 +128,6 @@ class Context:
         default=True,
         metadata={"description": "Allow web search (needs TAVILY_API_KEY)."},
     )
-    web_results: int = field(
-        default=3,
-        metadata={"description": "Web results fetched per web search (1-10)."},
-    )
     answer_check: Literal["mark", "decline", "off"] = field(
         default="mark",
         metadata={
@@ -179,10 +175,6 @@ class Context:
             " settings, with no model call; ingest and delete forget them."
         },
     )
-    max_question_chars: int = field(
-        default=4000,
-        metadata={"description": "Longest question accepted, in characters."},
-    )
 
     def __post_init__(self) -> None:
         """Reject settings that would break a run, with a message that names the field."""
@@ -196,8 +188,6 @@ class Context:
             if getattr(self, name) not in allowed:
                 value = getattr(self, name)
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
-        _check_range("web_results", self.web_results, 1, 10)
-        _check_range("max_question_chars", self.max_question_chars, 1, 1_000_000)
         if self.metadata_filter.strip():
             try:
                 value = json.loads(self.metadata_filter)
@@ -241,6 +231,9 @@ REMOVED: dict[str, str] = {
     " threshold also matched different questions; docs/decisions.md)",
     "answer_cache_ttl": "removed: a cached answer is kept a day, and forgotten sooner when the"
     " knowledge base or the answering code changes",
+    "max_question_chars": "removed: the limit is fixed (4000 characters), so a request cannot"
+    " raise it",
+    "web_results": "removed: a web search reads 3 results (they share the sources' budget)",
     "router": "classify routes by rules and the fast model; `adaptive-rag eval router` fits the"
     " learned router as an experiment",
     "router_weights": "the learned router left the agent; `adaptive-rag eval router` writes its"
@@ -260,7 +253,7 @@ def removed_problem(settings: object) -> str:
     )
 
 
-NOT_SHAPING_ANSWERS = frozenset({"answer_cache", "max_question_chars"})
+NOT_SHAPING_ANSWERS = frozenset({"answer_cache"})
 """Context fields that never change what answer a question gets."""
 
 

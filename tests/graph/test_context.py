@@ -85,6 +85,8 @@ def test_on_a_server_the_signed_in_user_replaces_what_the_request_says() -> None
         "max_sub_questions",
         "answer_cache_similarity",
         "answer_cache_ttl",
+        "max_question_chars",
+        "web_results",
     ],
 )
 def test_a_removed_setting_is_refused_naming_its_replacement(name: str) -> None:
