@@ -9,8 +9,9 @@ from adaptive_rag.knowledge.sources import retrieve
 from adaptive_rag.nodes.calling import ask
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import has_history
+from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import RESET, Category, Route, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from adaptive_rag.core.shape import has_parts, nested_reference, split_parts
 from adaptive_rag.nodes.calling import judged
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import Shape, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services

@@ -7,8 +7,9 @@ from typing import Literal, NamedTuple, cast
 from adaptive_rag.core.calibration import calibrated, load_calibration
 from adaptive_rag.core.language import language_of
 from adaptive_rag.prompts import generate as prompts
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import switched_on, verdict_score
+from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import (
     COUNTERS,
     REJECTED,

@@ -16,8 +16,9 @@ from adaptive_rag.knowledge.sources import (
 from adaptive_rag.nodes.calling import ask_streamed, note
 from adaptive_rag.nodes.citing import sources_for
 from adaptive_rag.prompts import generate as prompts
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import describe_hops
+from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import RESET, Decline, GenerationMode, Hop, State, SubSearch
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services

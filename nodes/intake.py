@@ -8,7 +8,8 @@ from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import language_of
 from adaptive_rag.providers.chat import message_text
 from adaptive_rag.schema.checks import clean_question
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import COUNTERS, REJECTED, RESET, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services

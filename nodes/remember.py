@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from adaptive_rag.nodes.calling import note_failure
-from adaptive_rag.schema.context import Context, answer_scope, context_of
+from adaptive_rag.schema.answer_scope import answer_scope
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import REMEMBERED, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from adaptive_rag.knowledge.sources import retrieve as search
 from adaptive_rag.nodes.calling import note, note_failure
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services

@@ -75,12 +75,12 @@ def test_an_answer_written_by_other_code_is_not_returned(
     cached: Cached, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another release, prompt or confidence map writes other answers: the old ones don't hold."""
-    from adaptive_rag.schema import context
+    from adaptive_rag.schema import answer_scope
 
     cached.ask()
-    writer = context.answer_writer()
-    assert len(writer) == 16 and writer == context.answer_writer()  # stable within a release
-    monkeypatch.setattr(context, "answer_writer", lambda: "another-release")
+    writer = answer_scope.answer_writer()
+    assert len(writer) == 16 and writer == answer_scope.answer_writer()  # stable within a release
+    monkeypatch.setattr(answer_scope, "answer_writer", lambda: "another-release")
     assert cached.ask()["diagnostics"]["answer_cache"] == "miss"
     assert cached.ask()["model_calls_made"] == 0
 
@@ -89,17 +89,17 @@ def test_a_changed_node_writes_under_another_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A rule changed in a node (not a prompt) writes other answers: the cached ones don't hold."""
-    from adaptive_rag.schema import context
+    from adaptive_rag.schema import answer_scope
 
-    real = context.resources.files
-    before = context.answer_writer.__wrapped__()
+    real = answer_scope.resources.files
+    before = answer_scope.answer_writer.__wrapped__()
     nodes = tmp_path / "nodes"
     shutil.copytree(str(real("adaptive_rag.nodes")), nodes)
     (nodes / "generate.py").write_text((nodes / "generate.py").read_text() + "\n# changed\n")
     monkeypatch.setattr(
-        context.resources, "files", lambda p: nodes if p == "adaptive_rag.nodes" else real(p)
+        answer_scope.resources, "files", lambda p: nodes if p == "adaptive_rag.nodes" else real(p)
     )
-    assert context.answer_writer.__wrapped__() != before
+    assert answer_scope.answer_writer.__wrapped__() != before
 
 
 def test_ingest_or_delete_forgets_the_answers(cached: Cached, tmp_path: Path) -> None:

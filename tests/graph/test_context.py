@@ -8,7 +8,7 @@ from dataclasses import fields
 import pytest
 from adaptive_rag import Context
 from adaptive_rag.core.access import Reader
-from adaptive_rag.schema.context import context_of
+from adaptive_rag.schema.run_context import context_of
 from langgraph.runtime import Runtime, ServerInfo
 from langgraph_sdk.auth.types import StudioUser
 
@@ -18,6 +18,17 @@ def test_defaults_are_valid_and_every_field_is_described() -> None:
     assert ctx.k == 4 and ctx.max_rewrites >= 0
     for f in fields(Context):
         assert f.metadata.get("description"), f"{f.name} has no description for Studio"
+
+
+HISTORY = re.compile(r"measured|session|\d+(\.\d+)?\s*%|decisions\.md|benchmarks|used to", re.I)
+
+
+def test_descriptions_say_what_a_setting_does_in_two_lines_without_history() -> None:
+    assert len(fields(Context)) <= 25  # the settings a user reads in Studio
+    for f in fields(Context):
+        description = f.metadata["description"]
+        assert len(description) <= 220, f"{f.name}: more than two lines"
+        assert not HISTORY.search(description), f"{f.name}: {HISTORY.search(description)}"
 
 
 @pytest.mark.parametrize(
@@ -91,7 +102,8 @@ def test_on_a_server_the_signed_in_user_replaces_what_the_request_says() -> None
 )
 def test_a_removed_setting_is_refused_naming_its_replacement(name: str) -> None:
     from adaptive_rag.schema.checks import context_problem
-    from adaptive_rag.schema.context import REMOVED, context_of
+    from adaptive_rag.schema.context import REMOVED
+    from adaptive_rag.schema.run_context import context_of
     from langgraph.runtime import Runtime
 
     with pytest.raises(ValueError, match=f"'{name}' was removed: {re.escape(REMOVED[name])}"):
