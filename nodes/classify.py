@@ -12,8 +12,9 @@ from adaptive_rag.providers.chat import resolve_model_spec
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import has_history
 from adaptive_rag.schema.run_context import context_of
-from adaptive_rag.schema.state import RESET, Category, Route, State
+from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import Category, Route
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime

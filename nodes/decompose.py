@@ -13,8 +13,9 @@ from adaptive_rag.core.shape import has_parts, nested_reference, split_parts
 from adaptive_rag.nodes.calling import judged
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of
-from adaptive_rag.schema.state import Shape, State
+from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import Shape
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
 

@@ -10,17 +10,9 @@ from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import switched_on, verdict_score
 from adaptive_rag.schema.run_context import context_of
-from adaptive_rag.schema.state import (
-    COUNTERS,
-    REJECTED,
-    REMEMBERED,
-    Decline,
-    Diagnostics,
-    Recall,
-    Source,
-    State,
-)
+from adaptive_rag.schema.state import REJECTED, REMEMBERED, State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import COUNTERS, Decline, Diagnostics, Recall, Source
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime

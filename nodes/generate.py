@@ -19,8 +19,9 @@ from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import describe_hops
 from adaptive_rag.schema.run_context import context_of
-from adaptive_rag.schema.state import RESET, Decline, GenerationMode, Hop, State, SubSearch
+from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import Decline, GenerationMode, Hop, SubSearch
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage

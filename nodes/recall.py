@@ -6,8 +6,9 @@ from adaptive_rag.nodes.calling import note_failure
 from adaptive_rag.schema.answer_scope import answer_scope
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of
-from adaptive_rag.schema.state import Recall, State
+from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import Recall
 from adaptive_rag.services import RetrieverUnavailableError, Services
 from langgraph.runtime import Runtime
 

@@ -7,8 +7,9 @@ from adaptive_rag.knowledge.sources import retrieve
 from adaptive_rag.nodes.calling import note_failure
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of
-from adaptive_rag.schema.state import SubQuestionState, SubSearch
+from adaptive_rag.schema.state import SubQuestionState
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import SubSearch
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
 
