@@ -17,7 +17,8 @@ from adaptive_rag.core.grounding import check
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.scoring import answer_text
 from adaptive_rag.prompts.reading import PREAMBLE
-from adaptive_rag.providers.chat import call_model, parse_json
+from adaptive_rag.providers.calls import call_model
+from adaptive_rag.providers.replies import parse_json
 from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage, SystemMessage
