@@ -85,10 +85,8 @@ def _build_chat_model(spec: str) -> BaseChatModel:
             f"model spec {spec!r} is not provider:model (e.g. openai:gpt-4o-mini)"
         )
     if provider == "local":
-        from adaptive_rag.providers.local_model import (  # noqa: PLC0415 - heavy, optional
-            LocalModelError,
-            load_local_model,
-        )
+        from adaptive_rag.providers.local_model import load_local_model  # noqa: PLC0415 - heavy
+        from adaptive_rag.providers.local_weights import LocalModelError  # noqa: PLC0415
 
         try:
             return load_local_model()

@@ -26,7 +26,7 @@ import pytest
 from adaptive_rag import Context, build_graph
 from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.providers import calls, chat, replies
-from adaptive_rag.providers.local_model import model_path
+from adaptive_rag.providers.local_weights import model_path
 from fakes import SAMPLE
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import HumanMessage
