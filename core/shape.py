@@ -179,8 +179,7 @@ _STRAY_YES_NO = re.compile(r"^\s*(?:(?:yes|no)\s*[,.!:;，。]|是的\s*[，,。
 def without_stray_yes_no(answer: str, question: str) -> str:
     """Drop a 'Yes,'/'是的，' opening an answer to a question asking none (a small model's habit).
 
-    Measured on 250 stored answers that open so (sessions 11-12): no Acc changed; a prompt asking
-    for it instead cost 5 points (docs/benchmarks.md).
+    Dropped after writing rather than asked for in the prompt (why: docs/decisions.md).
     """
     found = _STRAY_YES_NO.match(answer)
     rest = answer[found.end() :] if found else ""

@@ -1,4 +1,4 @@
-"""Assess: before writing, how likely the sources state the answer; decline when unlikely."""
+"""Assess: before writing, how likely the sources state the answer (a signal of the decline)."""
 
 from __future__ import annotations
 

@@ -2,9 +2,8 @@
 
 The shape comes from the setting, else from what a rule sees: a nested reference ("where was the
 inventor of X born?") is searched in hops, anything else as one search over the whole question,
-with each thing a comparison names ("compare A and B") searched beside it. No model is asked:
-a model's sub-questions found no more of the gold documents than the whole question did
-(docs/decisions.md).
+with each thing a comparison names ("compare A and B") searched beside it. No model is asked
+(why: docs/decisions.md).
 """
 
 from __future__ import annotations

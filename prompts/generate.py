@@ -1,4 +1,4 @@
-"""Tasks for writing the answer after the sources (from sources, from parts, again), and texts."""
+"""Tasks for writing the answer after the sources (from sources, from hops, again), and texts."""
 
 NO_ANSWER = "NO_ANSWER"
 """What the model replies when the sources do not contain the answer (read as a typed decline)."""

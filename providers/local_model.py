@@ -98,7 +98,7 @@ class _Odds:
     """A logits processor that keeps each written token's top log-probabilities.
 
     llama-cpp-python gives logprobs only to a model loaded with logits_all (the logits of every
-    prompt token: 2.5 GB at 4,096 tokens); a processor sees the one row that is sampled from.
+    prompt token: context length × vocabulary floats); a processor sees the one row sampled from.
     """
 
     def __init__(self, client: Any, top: int) -> None:

@@ -50,7 +50,7 @@ COMPARE = "Compare the warranty of the Kestrel sensors and the Heron hub."
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
-    """One llama.cpp server for the session (its URL and PID), stopped by its PID at the end."""
+    """One llama.cpp server for the test run (its URL and PID), stopped by its PID at the end."""
     folder = tmp_path_factory.mktemp("llama")
     with llama_cpp_server(folder, model_path(False), ALIAS) as (url, proc):
         yield url, proc.pid
@@ -171,8 +171,7 @@ def first_token_after(url: str) -> float:
 
 def test_every_node_reads_its_reply_from_the_server(hosted: str, kb_dir: Path) -> None:
     graph, calls = build_graph(), Calls()
-    # grade every retrieval and self-check every answer, so each judge is asked
-    ctx = context(kb_dir, skip_checks_when_confident=False, check_below=1.0)
+    ctx = context(kb_dir)  # every retrieval is judged and every answer checked
     outs = [
         graph.invoke({"question": q}, {"callbacks": [calls]}, context=ctx)
         for q in (SIMPLE, COMPARE)
@@ -329,7 +328,7 @@ def test_the_answer_streams_over_langgraph_dev_and_a_cancel_frees_the_server(
             input={
                 "messages": [{"role": "user", "content": "Explain the whole warranty in detail."}]
             },
-            context={**settings, "decline_below": 0.0},
+            context={**settings, "declines": "never"},
             stream_mode="messages-tuple",
         ):
             if part.event == "metadata":

@@ -48,7 +48,7 @@ def test_a_model_without_odds_is_asked_plainly() -> None:
     model = ScriptedChatModel.with_script(assess="No")
     reply = call_yes_no(model, reading_messages([], assess.TASK.format(question="q")))
     assert reply.yes == 0.0 and reply.tokens_in > 0
-    assert reply.odds is False  # a word, not a score: check_below never reads it
+    assert reply.odds is False  # a word, not a score: the answerability judge never reads it
 
 
 class OddsLlama:
