@@ -51,6 +51,7 @@ test-local: setup
 lint: $(VENV)/.lint-installed
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) schema/generate_updates.py --check
 	$(PY) -m ruff format --check .
 	mkdir -p .typecheck && ln -sfn .. .typecheck/adaptive_rag
 	MYPYPATH=.typecheck $(PY) -m mypy -p adaptive_rag

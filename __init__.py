@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from adaptive_rag.graph.as_tool import as_tool
     from adaptive_rag.graph.builder import build_builder, build_graph
     from adaptive_rag.schema.context import Context
-    from adaptive_rag.schema.state import InputState, OutputState, Source, State
+    from adaptive_rag.schema.state import InputState, OutputState, State
+    from adaptive_rag.schema.values import Source
     from adaptive_rag.served import agent
     from adaptive_rag.services import Services
 
@@ -24,7 +25,7 @@ _PUBLIC = {
     "Context": "adaptive_rag.schema.context",
     "InputState": "adaptive_rag.schema.state",
     "OutputState": "adaptive_rag.schema.state",
-    "Source": "adaptive_rag.schema.state",
+    "Source": "adaptive_rag.schema.values",
     "State": "adaptive_rag.schema.state",
     "Services": "adaptive_rag.services",
     "agent": "adaptive_rag.served",

@@ -107,7 +107,7 @@ def _valid_question(question: str, ctx: Context) -> str:
     """Refuse what the agent would refuse (empty, binary, invalid UTF-8, too long) with exit 2."""
     from adaptive_rag.schema.checks import clean_question  # noqa: PLC0415
 
-    cleaned, problem = clean_question(question, ctx.max_question_chars)
+    cleaned, problem = clean_question(question)
     if problem:
         raise fail(problem, EXIT_BAD_CONFIG)
     return cleaned

@@ -57,20 +57,6 @@ def bench_access(
         out.write_text(text)
 
 
-@bench.command("expansions")
-def bench_expansions(
-    kb_path: Annotated[str, typer.Option("--kb-path", help="An eval run's kb folder.")],
-    datasets: Annotated[str, typer.Option(help="Comma-separated shared sets.")] = "squad2,cmrc2018",
-    limit: Annotated[int, typer.Option(help="Questions per data set.")] = 30,
-) -> None:
-    """Measure multi-query expansion and HyDE against plain retrieval (needs a chat model)."""
-    from adaptive_rag.evaluation import retrieval_bench as rb  # noqa: PLC0415
-    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
-
-    rows = rb.expansion_table(kb_path, [d.strip() for d in datasets.split(",")], limit)
-    typer.echo(table(rows))
-
-
 @bench.command("models")
 def bench_models(
     limit: Annotated[int, typer.Option(help="Items per task.")] = 20,

@@ -134,13 +134,12 @@ def eval_router(
         list[Path],
         typer.Argument(help="Run folders with adaptive,single,direct,multi results to fit on."),
     ],
-    write: Annotated[
-        bool,
-        typer.Option(help="Install the weights as the package's, if they beat rules+model."),
-    ] = False,
 ) -> None:
-    """Fit the learned router on derived labels; compare it with rules+model on held-out folds."""
-    from adaptive_rag.core.router import ROUTER_FILE  # noqa: PLC0415
+    """Fit the learned router on derived labels; compare it with rules+model on held-out folds.
+
+    An experiment: the graph routes by rules and the fast model; the fit is written beside the
+    runs (router.json) and not used by the agent.
+    """
     from adaptive_rag.evaluation.router_fit import fit_router  # noqa: PLC0415
     from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
 
@@ -156,16 +155,11 @@ def eval_router(
     typer.echo(table(rows))
     local = outs[0] / "router.json"
     local.write_text(json.dumps(fitted, indent=1))
-    typer.echo(f"weights -> {local} (use with --set router=learned --set router_weights={local})")
-    if write and not fitted["beats_rules_model"]:
-        raise fail(
-            "not installed: the learned router does not beat rules+model on held-out folds"
-            " (higher routing accuracy, no lower answer Acc, needed-retrieval recall >= 0.95)",
-            EXIT_BAD_CONFIG,
-        )
-    if write:
-        ROUTER_FILE.write_text(json.dumps(fitted, indent=1))
-        typer.echo(f"installed as the package's router -> {ROUTER_FILE}")
+    verdict = "beats" if fitted["beats_rules_model"] else "does not beat"
+    typer.echo(
+        f"the learned router {verdict} rules+model on held-out folds (higher routing accuracy,"
+        f" no lower answer Acc, needed-retrieval recall >= 0.95); fit -> {local}"
+    )
 
 
 @evaluate.command("report")

@@ -100,8 +100,8 @@ _COMPARED = [
 """Questions that name the things they compare: each is searched on its own."""
 
 
-def split_parts(question: str, most: int = 4) -> list[str]:
-    """Return the independent parts a comparison names, each as a query; [] when none split.
+def split_parts(question: str) -> list[str]:
+    """Return the two things a comparison names, each as a query; [] when none split.
 
     "Compare the warranty of the Kestrel sensors and the Heron hub" gives "the warranty of the
     Kestrel sensors" and "the Heron hub ... warranty"-style parts: each thing with what the
@@ -119,7 +119,7 @@ def split_parts(question: str, most: int = 4) -> list[str]:
         head = _OF.match(parts[0])  # "the warranty of A and B": B's warranty too
         if head and " of " not in f" {parts[1]} ":
             parts[1] = f"{head.group(1)} of {parts[1]}"
-        return [f"{part} {tail}".strip() for part in parts][:most]
+        return [f"{part} {tail}".strip() for part in parts]
     return []
 
 
@@ -179,8 +179,7 @@ _STRAY_YES_NO = re.compile(r"^\s*(?:(?:yes|no)\s*[,.!:;，。]|是的\s*[，,。
 def without_stray_yes_no(answer: str, question: str) -> str:
     """Drop a 'Yes,'/'是的，' opening an answer to a question asking none (a small model's habit).
 
-    Measured on 250 stored answers that open so (sessions 11-12): no Acc changed; a prompt asking
-    for it instead cost 5 points (docs/benchmarks.md).
+    Dropped after writing rather than asked for in the prompt (why: docs/decisions.md).
     """
     found = _STRAY_YES_NO.match(answer)
     rest = answer[found.end() :] if found else ""

@@ -23,7 +23,8 @@ from adaptive_rag.nodes.self_check import self_check
 from adaptive_rag.nodes.transform_query import transform_query
 from adaptive_rag.nodes.web_search import web_search
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.state import InputState, OutputState, Route, State
+from adaptive_rag.schema.state import InputState, OutputState, State
+from adaptive_rag.schema.values import Route
 from adaptive_rag.services import Services
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Checkpointer

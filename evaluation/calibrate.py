@@ -34,7 +34,8 @@ def expected_calibration_error(probs: np.ndarray[Any, Any], y: np.ndarray[Any, A
 
 
 SPLITS = 10
-"""Fold assignments the held-out ECE is averaged over: on ~100 answers one split varies ±0.05."""
+"""Fold assignments the held-out ECE is averaged over: one split of a hundred answers is not a
+stable figure (docs/decisions.md)."""
 
 
 def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:

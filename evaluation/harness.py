@@ -25,7 +25,7 @@ from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.nodes.finalize import confidence_features
 from adaptive_rag.nodes.self_check import answer_body
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.state import COUNTERS
+from adaptive_rag.schema.values import COUNTERS
 from adaptive_rag.services import Services
 from langgraph.checkpoint.memory import InMemorySaver
 

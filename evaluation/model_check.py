@@ -17,7 +17,8 @@ from adaptive_rag.core.grounding import check
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.scoring import answer_text
 from adaptive_rag.prompts.reading import PREAMBLE
-from adaptive_rag.providers.chat import call_model, parse_json
+from adaptive_rag.providers.calls import call_model
+from adaptive_rag.providers.replies import parse_json
 from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -50,7 +51,7 @@ def _sources_block(texts: list[str]) -> str:
 
 
 def model_verdict(question: str, answer: str, sources: list[str], services: Services) -> Any:
-    """Ask the chat model the old self-check's question; None when its reply is unreadable."""
+    """Ask the chat model the prompted self-check's question (the baseline); None if unreadable."""
     task = TASK.format(question=question, answer=answer)
     messages = [SystemMessage(PREAMBLE), HumanMessage(f"{_sources_block(sources)}\n\n{task}")]
     started = time.perf_counter()
@@ -58,7 +59,7 @@ def model_verdict(question: str, answer: str, sources: list[str], services: Serv
         verdict: Verdict | None = parse_json(
             call_model(services.fast(Context()), messages, Verdict).text, Verdict
         )
-    except Exception:  # an unreadable reply passed unverified in the old node
+    except Exception:  # an unreadable reply gives no verdict
         verdict = None
     return verdict, time.perf_counter() - started
 

@@ -11,9 +11,9 @@ import warnings
 from typing import Any
 
 import numpy as np
-from adaptive_rag.core.router import SURFACE, RouterWeights, surface
 from adaptive_rag.evaluation.aggregate import mean
 from adaptive_rag.evaluation.labels import LABEL, ROUTE_LABEL, by_question, derive_labels
+from adaptive_rag.evaluation.router_map import SURFACE, RouterWeights, surface
 from adaptive_rag.knowledge.embeddings import DEFAULT_EMBEDDINGS, load_embeddings
 from adaptive_rag.nodes.classify import classify_by_rules
 

@@ -1,1 +1,4 @@
-"""The graph's contract (state, context), its wiring (edges) and its builder."""
+"""The graph's wiring: edge functions, the builder, and the agent as a tool.
+
+The state and context the graph is built over are below it, in schema/.
+"""

@@ -1,11 +1,12 @@
-"""Assess: before writing, how likely the sources state the answer; decline when unlikely."""
+"""Assess: before writing, how likely the sources state the answer (a signal of the decline)."""
 
 from __future__ import annotations
 
 from adaptive_rag.knowledge.sources import reading_messages
 from adaptive_rag.nodes.calling import ask_yes_no, judged, note
 from adaptive_rag.prompts import assess as prompts
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services

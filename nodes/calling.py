@@ -6,10 +6,11 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from adaptive_rag.core.failures import Part, failed
-from adaptive_rag.providers.chat import Reply, call_model, call_yes_no, parse_json
+from adaptive_rag.providers.calls import Reply, call_model, call_yes_no
+from adaptive_rag.providers.replies import parse_json
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.state import JudgeMethod, Judgment
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import JudgeMethod, Judgment
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adaptive_rag.core.citations import cited_numbers
 from adaptive_rag.knowledge.sources import title_of
-from adaptive_rag.schema.state import Source
+from adaptive_rag.schema.values import Source
 from langchain_core.documents import Document
 
 

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import re
 
-from adaptive_rag.core.router import CATEGORY, load_router
-from adaptive_rag.core.secrets import describe
 from adaptive_rag.core.shape import has_parts, length, names_an_entity, nested_reference
-from adaptive_rag.knowledge.embeddings import load_embeddings
 from adaptive_rag.knowledge.sources import retrieve
 from adaptive_rag.nodes.calling import ask
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import has_history
-from adaptive_rag.schema.state import RESET, Category, Route, State
+from adaptive_rag.schema.run_context import context_of
+from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import Category, Route
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -107,15 +106,6 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> Up
     if ruled:
         update["route"] = Route(category=ruled[0], reason=ruled[1], method="rule")
         return update
-    if ctx.router == "learned":
-        unavailable = _route_learned(question, ctx, services, update)
-        if unavailable is None:
-            return update
-        _route_by_model(question, ctx, services, update)
-        route = update.get("route")
-        if route is not None:
-            route["reason"] = f"{route['reason']} (learned router unavailable: {unavailable})"
-        return update
     _route_by_model(question, ctx, services, update)
     return update
 
@@ -154,26 +144,6 @@ def _route_by_model(question: str, ctx: Context, services: Services, update: Upd
     update["route"] = Route(category=category, reason=reason, method="model")
     if category == "general":
         _unless_the_kb_knows(question, ctx, services, update)
-
-
-def _route_learned(question: str, ctx: Context, services: Services, update: Update) -> str | None:
-    """Route by the learned classifier (no model call); say why not when it cannot."""
-    try:
-        weights = load_router(ctx.router_weights)
-        if weights is None:
-            return "this version ships no router weights"
-        embedding = load_embeddings(weights.embedding).embed_query(question)
-        odds = weights.probabilities(embedding, question)
-    except Exception as exc:  # unreadable weights, no embedding model: the model routes
-        return describe(exc, limit=160)
-    label = max(odds, key=odds.__getitem__)
-    category: Category = CATEGORY[label]  # type: ignore[assignment]
-    update["route"] = Route(
-        category=category, reason=f"learned router: {label} (p={odds[label]:.2f})", method="learned"
-    )
-    if category == "general":
-        _unless_the_kb_knows(question, ctx, services, update)
-    return None
 
 
 def _unless_the_kb_knows(question: str, ctx: Context, services: Services, update: Update) -> None:

@@ -2,18 +2,19 @@
 
 The shape comes from the setting, else from what a rule sees: a nested reference ("where was the
 inventor of X born?") is searched in hops, anything else as one search over the whole question,
-with each thing a comparison names ("compare A and B") searched beside it. No model is asked:
-a model's sub-questions found no more of the gold documents than the whole question did
-(docs/decisions.md).
+with each thing a comparison names ("compare A and B") searched beside it. No model is asked
+(why: docs/decisions.md).
 """
 
 from __future__ import annotations
 
 from adaptive_rag.core.shape import has_parts, nested_reference, split_parts
 from adaptive_rag.nodes.calling import judged
-from adaptive_rag.schema.context import Context, context_of
-from adaptive_rag.schema.state import Shape, State
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
+from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import Shape
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
 
@@ -34,7 +35,7 @@ def decompose(state: State, runtime: Runtime[Context], services: Services) -> Up
     ctx = context_of(runtime)
     question = state.get("standalone") or ""
     shape, why = shape_of(question, ctx.complex_shape)
-    parts = split_parts(question, ctx.max_sub_questions) if shape == "parallel" else []
+    parts = split_parts(question) if shape == "parallel" else []
     update: Update = {"steps": "decompose", "shape": shape, "sub_questions": parts}
     judged(update, "decompose", "rule", None, shape, why)
     runtime.stream_writer({"step": "decompose", "shape": shape, "parts": parts})

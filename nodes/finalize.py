@@ -7,19 +7,12 @@ from typing import Literal, NamedTuple, cast
 from adaptive_rag.core.calibration import calibrated, load_calibration
 from adaptive_rag.core.language import language_of
 from adaptive_rag.prompts import generate as prompts
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import switched_on, verdict_score
-from adaptive_rag.schema.state import (
-    COUNTERS,
-    REJECTED,
-    REMEMBERED,
-    Decline,
-    Diagnostics,
-    Recall,
-    Source,
-    State,
-)
+from adaptive_rag.schema.run_context import context_of
+from adaptive_rag.schema.state import REJECTED, REMEMBERED, State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import COUNTERS, Decline, Diagnostics, Recall, Source
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
@@ -64,10 +57,8 @@ def heuristic_confidence(state: State) -> float:
         return 0.5
     if mode == "fallback":
         return 0.2
-    if mode == "synthesis":
-        subs = state.get("sub_answers") or []
-        known = sum(1 for s in subs if s["answer"].strip().lower() != "unknown")
-        value = 0.2 + 0.6 * known / max(len(subs), 1)
+    if mode == "synthesis":  # fused parallel searches; hops alone rate low until checked
+        value = 0.8 if state.get("sub_searches") else 0.2
     elif not state.get("documents"):
         value = 0.3  # answered from documents the grader rejected
     else:
@@ -211,8 +202,7 @@ def diagnostics(state: State, cache: Literal["off", "miss", "hit"], *notes: str)
 def recalled_answer(state: State, recalled: Recall, in_messages: bool) -> Update:
     """Return an earlier answer as it was given, saying where it came from."""
     output = recalled["output"]
-    same = recalled["similarity"] >= 1.0
-    how = "the same question" if same else f"{recalled['question']!r} ({recalled['similarity']})"
+    how = f"the same question ({recalled['question']!r})"
     note = f"recall: answered from the answer cache: {how}, knowledge-base revision"
     answer, sources = str(output["answer"]), cast(list[Source], output["sources"])
     shown = chat_text(answer, sources, output["language"], in_messages)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from adaptive_rag.core.citations import CITATION, says_nothing, tidy
+from adaptive_rag.core.citations import says_nothing, tidy
 from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.language import Language, answers_in, language_name, language_of
 from adaptive_rag.core.shape import without_stray_yes_no
@@ -17,33 +16,22 @@ from adaptive_rag.knowledge.sources import (
 from adaptive_rag.nodes.calling import ask_streamed, note
 from adaptive_rag.nodes.citing import sources_for
 from adaptive_rag.prompts import generate as prompts
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import describe_hops
-from adaptive_rag.schema.state import RESET, Decline, GenerationMode, Hop, State, SubAnswer
+from adaptive_rag.schema.run_context import context_of
+from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import Decline, GenerationMode, Hop, SubSearch
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 
-def renumber(sub_answer: SubAnswer, docs: list[Document]) -> str:
-    """Rewrite a sub-answer's local [n] citations as numbers into the merged document list."""
-    position = {doc_key(doc): n for n, doc in enumerate(docs, start=1)}
-    keys = sub_answer["source_keys"]
-
-    def to_global(match: re.Match[str]) -> str:
-        numbers = [int(p) for p in re.split(r"[,，]", match.group(1))]
-        mapped = [position.get(keys[n - 1]) for n in numbers if 1 <= n <= len(keys)]
-        return "".join(f"[{m}]" for m in mapped if m) or ""
-
-    return CITATION.sub(to_global, sub_answer["answer"])
-
-
 def fuse_branches(
-    branches: Sequence[SubAnswer | Hop], docs: list[Document], limit: int
+    branches: Sequence[SubSearch | Hop], docs: list[Document], limit: int
 ) -> list[Document]:
-    """Order the branches' (or hops') documents by reciprocal rank fusion; keep the best `limit`."""
+    """Order the searches' (or hops') documents by reciprocal rank fusion; keep the best `limit`."""
     by_key = {doc_key(doc): doc for doc in docs}
     rankings = [[by_key[key] for key in b["source_keys"] if key in by_key] for b in branches]
     fused = fuse_documents(rankings, len(docs))
@@ -58,7 +46,7 @@ def choose_mode(state: State) -> GenerationMode:
     found = bool(state.get("documents"))
     if found and state.get("hops"):
         return "synthesis"
-    if found and state.get("sub_answers") and route and route["category"] == "complex":
+    if found and state.get("sub_searches") and route and route["category"] == "complex":
         return "synthesis"
     if found and check is not None and not check["grounded"]:
         return "regenerate"
@@ -190,19 +178,10 @@ def _prompt(
         task = prompts.HOPS_TASK.format(
             steps=describe_hops(hops), question=question, if_missing=if_missing
         )
-    elif mode == "synthesis":
-        branches = state.get("sub_answers") or []
-        parts = [b for b in branches if b["index"] < len(state.get("sub_questions") or [])]
-        if any(b["answer"] for b in parts):  # answered sub-questions cite more than k sources
-            docs = fuse_branches(branches, docs, 2 * ctx.k)
-            listing = "\n".join(
-                f"{i}. {b['question']}\n   {renumber(b, docs)}" for i, b in enumerate(parts, 1)
-            )
-            task = prompts.SYNTHESIS_TASK.format(sub_answers=listing, question=question)
-        else:  # the parts only steered the searches: answer as from one search (measured better)
-            docs = fuse_branches(branches, docs, ctx.k)
-            task = _from_sources(state, question, if_missing)
+    elif mode == "synthesis":  # the parts steered the searches; answered as from one search
+        docs = fuse_branches(state.get("sub_searches") or [], docs, ctx.k)
         update["documents"] = [RESET, *docs]
+        task = _from_sources(state, question, if_missing)
     else:
         task = _from_sources(state, question, if_missing)
     return docs, reading_messages(docs, f"{task}\n{cue}")

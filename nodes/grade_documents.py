@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from adaptive_rag.core.relevance import searched_by, source_features
 from adaptive_rag.nodes.calling import judged, note
-from adaptive_rag.schema.context import Context, context_of
-from adaptive_rag.schema.state import RESET, Relevance, State
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
+from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import Relevance
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
 

@@ -6,10 +6,12 @@ from adaptive_rag.core.documents import doc_key
 from adaptive_rag.knowledge.sources import reading_messages, retrieve
 from adaptive_rag.nodes.calling import ask_json, note_failure
 from adaptive_rag.prompts import hop as prompts
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import describe_hops
-from adaptive_rag.schema.state import Hop, State
+from adaptive_rag.schema.run_context import context_of
+from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import Hop
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import language_of
-from adaptive_rag.providers.chat import message_text
+from adaptive_rag.providers.replies import message_text
 from adaptive_rag.schema.checks import clean_question
-from adaptive_rag.schema.context import Context, context_of
-from adaptive_rag.schema.state import COUNTERS, REJECTED, RESET, State
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
+from adaptive_rag.schema.state import REJECTED, RESET, State, fresh_turn
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage
@@ -37,7 +38,7 @@ def intake(state: State, runtime: Runtime[Context], services: Services) -> Updat
             last = messages[-1] if messages else None
             text = message_text(last) if isinstance(last, HumanMessage) else ""
             replaces = last.id if isinstance(last, HumanMessage) else None
-        question, problem = clean_question(text, ctx.max_question_chars)
+        question, problem = clean_question(text)
     problem = bad_context or problem
     if problem:
         update["error"] = problem
@@ -60,59 +61,24 @@ def intake(state: State, runtime: Runtime[Context], services: Services) -> Updat
 
 
 def _fresh_turn(ctx: Context, services: Services) -> Update:
-    """Return the update that clears everything a previous turn left in state."""
+    """Return the update that starts a question: every per-turn key at its declared start value.
+
+    What a turn starts from depends on the run only here: the web, and the settings edges read.
+    """
     web = services.web(ctx)
-    fresh: Update = {
-        "error": "",
-        "route": None,
-        "history_rewritten": False,
-        "clarified": False,
-        "clarification": "",
-        "web_available": web is not None,
-        "web_status": "" if web is not None else "web search is off (no TAVILY_API_KEY set)",
-        "settings": {
-            "max_rewrites": ctx.max_rewrites,
-            "max_regenerations": ctx.max_regenerations,
-            "max_web_searches": ctx.max_web_searches,
-            "answer_check": ctx.answer_check != "off",
-            "decline_unsupported": ctx.answer_check == "decline",
-            "declines": ctx.declines == "when_unlikely",
-            "clarify": ctx.clarify,
-            "max_hops": ctx.max_hops,
-            "answer_cache": ctx.answer_cache,
-        },
-        "documents": RESET,
-        "rejected": [],
-        "doc_scores": [],
-        "relevance": None,
-        "retrieval_confident": False,
-        "graded": True,
-        "sub_questions": [],
-        "sub_answers": RESET,
-        "shape": None,
-        "hops": [],
-        "next_query": "",
-        "searched": "",
-        "mode": "none",
-        "decline": None,
-        "recalled": None,
-        "answer": "",
-        "sources": [],
-        "notices": [],
-        "check": None,
-        "support": None,
-        "answer_features": {},
-        "best_answer": "",
-        "best_score": -1,
-        "best_sources": [],
-        "answer_id": "",
-        "answer_logprob": None,
-        "best_id": "",
-        "steps": [RESET, "intake"],
-        "notes": RESET,
-        "judgments": RESET,
-        "failures": RESET,
+    fresh = cast(Update, fresh_turn())
+    fresh["steps"] = [RESET, "intake"]
+    fresh["web_available"] = web is not None
+    fresh["web_status"] = "" if web is not None else "web search is off (no TAVILY_API_KEY set)"
+    fresh["settings"] = {
+        "max_rewrites": ctx.max_rewrites,
+        "max_regenerations": ctx.max_regenerations,
+        "max_web_searches": ctx.max_web_searches,
+        "answer_check": ctx.answer_check != "off",
+        "decline_unsupported": ctx.answer_check == "decline",
+        "declines": ctx.declines == "when_unlikely",
+        "clarify": ctx.clarify,
+        "max_hops": ctx.max_hops,
+        "answer_cache": ctx.answer_cache,
     }
-    for name in COUNTERS:
-        fresh[name] = RESET
     return fresh

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from adaptive_rag.nodes.calling import note_failure
-from adaptive_rag.schema.context import Context, answer_scope, context_of
-from adaptive_rag.schema.state import Recall, State
+from adaptive_rag.schema.answer_scope import answer_scope
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
+from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import Recall
 from adaptive_rag.services import RetrieverUnavailableError, Services
 from langgraph.runtime import Runtime
+
+SAME_WORDS = 1.0
+"""An earlier answer is returned for the same words only (case, width, spacing and closing
+punctuation aside): any lower cosine also matched different questions (docs/decisions.md)."""
 
 
 def recall(state: State, runtime: Runtime[Context], services: Services) -> Update:
@@ -19,9 +26,7 @@ def recall(state: State, runtime: Runtime[Context], services: Services) -> Updat
         if found is None:
             return update
         cache, revision = found
-        hit = cache.find(
-            state.get("query") or "", answer_scope(ctx), revision, ctx.answer_cache_similarity
-        )
+        hit = cache.find(state.get("query") or "", answer_scope(ctx), revision, SAME_WORDS)
     except RetrieverUnavailableError:
         return update  # no knowledge base: the search says so, once
     except Exception as exc:
@@ -31,7 +36,6 @@ def recall(state: State, runtime: Runtime[Context], services: Services) -> Updat
         update["recalled"] = Recall(
             output=hit.output,
             question=hit.question,
-            similarity=round(hit.similarity, 3),
             revision=revision,
         )
     return update

@@ -6,7 +6,8 @@ import re
 
 from adaptive_rag.nodes.calling import ask_json, note
 from adaptive_rag.prompts import refine as prompts
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services

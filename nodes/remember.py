@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from adaptive_rag.nodes.calling import note_failure
-from adaptive_rag.schema.context import Context, answer_scope, context_of
+from adaptive_rag.schema.answer_scope import answer_scope
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import REMEMBERED, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
+
+KEPT_FOR = 86_400
+"""Seconds a cached answer is returned (a day); ingest, delete and new answering code forget it
+sooner."""
 
 
 def remember(state: State, runtime: Runtime[Context], services: Services) -> Update:
@@ -20,7 +26,7 @@ def remember(state: State, runtime: Runtime[Context], services: Services) -> Upd
         if found is not None:
             cache, revision = found
             question = state.get("query") or ""
-            cache.put(question, answer_scope(ctx), revision, output, ctx.answer_cache_ttl)
+            cache.put(question, answer_scope(ctx), revision, output, KEPT_FOR)
     except Exception as exc:  # the answer is given either way; only the next ask pays
         note_failure(update, "remember", "retrieval", exc, "the answer was not cached")
     return update

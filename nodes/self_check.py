@@ -13,10 +13,12 @@ from adaptive_rag.knowledge.sources import source_texts
 from adaptive_rag.nodes.calling import judged, note
 from adaptive_rag.nodes.citing import sources_for
 from adaptive_rag.providers.chat import resolve_model_spec
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import verdict_score
-from adaptive_rag.schema.state import Decline, JudgeMethod, SelfCheck, State
+from adaptive_rag.schema.run_context import context_of
+from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import Decline, JudgeMethod, SelfCheck
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
 

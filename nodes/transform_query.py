@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from adaptive_rag.nodes.calling import ask
 from adaptive_rag.prompts import transform_query as prompts
-from adaptive_rag.providers.chat import clean_line
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.providers.replies import clean_line
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from adaptive_rag.core.secrets import describe
 from adaptive_rag.nodes.calling import note_failure
-from adaptive_rag.schema.context import Context, context_of
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.runtime import Runtime
+
+RESULTS = 3
+"""Web results read per search: they share the sources' one character budget with the rest."""
 
 
 def web_search(state: State, runtime: Runtime[Context], services: Services) -> Update:
@@ -23,7 +27,7 @@ def web_search(state: State, runtime: Runtime[Context], services: Services) -> U
         return update
     query = state.get("search_query") or state.get("standalone") or ""
     try:
-        docs = web.search(query, ctx.web_results)
+        docs = web.search(query, RESULTS)
     except Exception as exc:
         reason = describe(exc)
         update.update({"web_available": False, "web_status": f"web search failed ({reason})"})

@@ -1,4 +1,4 @@
-"""Tasks for writing the answer after the sources (from sources, from parts, again), and texts."""
+"""Tasks for writing the answer after the sources (from sources, from hops, again), and texts."""
 
 NO_ANSWER = "NO_ANSWER"
 """What the model replies when the sources do not contain the answer (read as a typed decline)."""
@@ -25,14 +25,6 @@ Answer the original question from the sources above, using the facts found.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
 Answer in two or three sentences; if the question asks yes or no, begin with that yes or no (in the answer's language).
 {if_missing}
-Original question: {question}"""
-
-SYNTHESIS_TASK = """Task: a complex question was split into sub-questions, each answered from the sources above.
-Combine the sub-answers into one answer to the original question.
-Keep the citation numbers [n] of the facts you use; they refer to the sources above.
-Say what remains unknown.
-Sub-answers:
-{sub_answers}
 Original question: {question}"""
 
 LANGUAGE_CUE = {

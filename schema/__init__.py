@@ -1,1 +1,1 @@
-"""The graph's typed state and runtime Context: what nodes read and write, below the nodes."""
+"""The contract below the nodes: typed state (Update generated from it), Context, input checks."""

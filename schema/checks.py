@@ -14,8 +14,11 @@ from adaptive_rag.schema.context import Context, removed_problem
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
+MAX_QUESTION_CHARS = 4000
+"""The longest question accepted, in characters: a limit a request cannot raise."""
 
-def clean_question(text: str, max_chars: int) -> tuple[str, str]:
+
+def clean_question(text: str, max_chars: int = MAX_QUESTION_CHARS) -> tuple[str, str]:
     """Return the question without control characters, or '' and why it cannot be asked."""
     if any("\ud800" <= ch <= "\udfff" for ch in text):
         return "", "The question is not valid UTF-8 text. Please send it as UTF-8."
@@ -71,7 +74,7 @@ def message_text_of(item: object) -> tuple[str | None, str]:
     return None, role
 
 
-def input_problem(data: object, max_chars: int) -> str:
+def input_problem(data: object, max_chars: int = MAX_QUESTION_CHARS) -> str:
     """Say what is wrong with a run's input (each human turn is checked like a question)."""
     if data is None:
         return ""
@@ -108,6 +111,4 @@ def request_problem(payload: Any) -> str:
     problem = context_problem(payload.get("context"), configurable)
     if problem:
         return problem
-    context = payload.get("context") or {}
-    limit = int(context.get("max_question_chars") or Context.max_question_chars)
-    return input_problem(payload.get("input"), limit)
+    return input_problem(payload.get("input"))

@@ -1,240 +1,201 @@
-"""Runtime context: the per-run settings Studio shows and every node reads."""
+"""Runtime context: the per-run settings Studio shows and every node reads.
+
+Fields run top-down as Studio's form shows them: models; knowledge base and retrieval; loops and
+budgets; the answer; access; the cache. A setting that was removed is refused by name, with what
+replaced it (`REMOVED`).
+"""
 
 from __future__ import annotations
 
-import hashlib
 import json
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from functools import cache
-from importlib import metadata, resources
-from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
+from typing import Annotated, Literal, get_args, get_origin, get_type_hints
 
 from adaptive_rag.core.access import Reader
 from adaptive_rag.core.environment import default_collection
-from langgraph.config import get_config
-from langgraph.runtime import Runtime
 
 _LLM = {"__template_metadata__": {"kind": "llm"}}
 _EMBEDDINGS = {"__template_metadata__": {"kind": "embeddings"}}
+
+
+def _about(text: str) -> dict[str, str]:
+    """Return a field's metadata: the description Studio shows beside it."""
+    return {"description": text}
 
 
 @dataclass(kw_only=True)
 class Context:
     """Settings for one run of the agent; all fields have safe defaults."""
 
+    # Models
     chat_model: Annotated[str, _LLM] = field(
         default="auto",
-        metadata={
-            "description": "Model that writes answers, as provider:model (e.g. openai:gpt-4o-mini)."
-            " 'auto' picks OpenAI when OPENAI_API_KEY is set, else the embedded local model."
-        },
+        metadata=_about(
+            "Model that writes answers, as provider:model (e.g. openai:gpt-4o-mini). Default"
+            " 'auto': ADAPTIVE_RAG_CHAT_MODEL, else OpenAI when OPENAI_API_KEY is set, else the"
+            " embedded model."
+        ),
     )
     fast_model: Annotated[str, _LLM] = field(
         default="auto",
-        metadata={
-            "description": "Smaller model for classify, grade and self-check (provider:model);"
-            " 'auto' uses the same choice as chat_model."
-        },
+        metadata=_about(
+            "Model for the short calls (classify, assess, refine, hop), as provider:model."
+            " Default 'auto': the same choice as chat_model."
+        ),
     )
     embedding_model: Annotated[str, _EMBEDDINGS] = field(
         default="auto",
-        metadata={"description": "Embedding model for the knowledge base (provider:model)."},
+        metadata=_about(
+            "Embedding model of the knowledge base, as provider:model; a collection keeps the one"
+            " it was built with. Default 'auto': the embedded multilingual e5."
+        ),
     )
+
+    # Knowledge base and retrieval
     kb_path: str = field(
         default="",
-        metadata={
-            "description": "Folder of the on-disk knowledge base; empty means the user data"
-            " directory (or CHROMA_HOST/CHROMA_PORT for a Chroma server)."
-        },
+        metadata=_about(
+            "Folder of the on-disk knowledge base. Default empty: the user data directory, or a"
+            " Chroma server when CHROMA_HOST/CHROMA_PORT are set."
+        ),
     )
     collection: str = field(
         default_factory=default_collection,
-        metadata={
-            "description": "Knowledge-base collection to search; empty or unset means"
-            " ADAPTIVE_RAG_COLLECTION, else 'default' (the one `adaptive-rag ingest` and"
-            " `make demo` fill)."
-        },
+        metadata=_about(
+            "Knowledge-base collection to search. Default: ADAPTIVE_RAG_COLLECTION, else 'default'"
+            " (the one `adaptive-rag ingest` and `make demo` fill)."
+        ),
     )
     kb_description: str = field(
         default="the documents ingested into this knowledge base",
-        metadata={
-            "description": "One line saying what the knowledge base covers; helps the"
-            " classifier send questions about it to retrieval."
-        },
+        metadata=_about(
+            "One line saying what the knowledge base covers; the classifier sends questions"
+            " about it to retrieval."
+        ),
     )
     k: int = field(
         default=4,
-        metadata={"description": "Documents retrieved per search (1-20)."},
+        metadata=_about("Documents retrieved per search, 1-20. Default 4."),
     )
     metadata_filter: str = field(
         default="",
-        metadata={
-            "description": "Only search chunks whose metadata match this JSON object, e.g."
-            ' {"title": "Returns"}; empty searches everything.'
-        },
-    )
-    user: str = field(
-        default="",
-        metadata={
-            "description": "Who is asking (a user or tenant id): only public documents, theirs"
-            " and their groups' are searched. On a server with authentication the signed-in"
-            " identity replaces whatever a request sends here."
-        },
-    )
-    groups: str = field(
-        default="",
-        metadata={
-            "description": "Comma-separated groups of the asker: documents shared with one of"
-            " them are searched too. On a server with authentication the token's groups"
-            " replace it."
-        },
+        metadata=_about(
+            'Search only chunks whose metadata equal this JSON object, e.g. {"title": "Returns"}.'
+            " Default empty: everything."
+        ),
     )
     small_to_big: bool = field(
         default=False,
-        metadata={"description": "Return each hit's whole section instead of the chunk."},
-    )
-    multi_query: bool = field(
-        default=False,
-        metadata={
-            "description": "Search with two extra model-written queries and fuse the results"
-            " (one more model call per retrieval)."
-        },
-    )
-    hyde: bool = field(
-        default=False,
-        metadata={
-            "description": "HyDE: also search with a model-written hypothetical answer passage"
-            " (one more model call per retrieval)."
-        },
-    )
-    history_turns: int = field(
-        default=3,
-        metadata={"description": "Past turns (question + answer) used to rewrite a follow-up."},
-    )
-    max_rewrites: int = field(
-        default=1,
-        metadata={"description": "Budget: query rewrites for a new search, per question."},
-    )
-    max_regenerations: int = field(
-        default=1,
-        metadata={"description": "Budget: regenerations after a failed groundedness check."},
-    )
-    max_web_searches: int = field(
-        default=1,
-        metadata={"description": "Budget: web searches per question."},
-    )
-    max_sub_questions: int = field(
-        default=3,
-        metadata={"description": "Budget: sub-questions a complex question splits into (2-4)."},
-    )
-    max_hops: int = field(
-        default=3,
-        metadata={
-            "description": "Budget: searches of the multi-step path, each written from the"
-            " facts the previous ones found (1-6)."
-        },
-    )
-    router: Literal["rules+model", "learned"] = field(
-        default="rules+model",
-        metadata={
-            "description": "Who routes a question no rule settles: 'rules+model' (the fast model"
-            " picks general, simple or complex) or 'learned' (a classifier over the question's"
-            " embedding, fitted by `adaptive-rag eval router`; no model call)."
-        },
-    )
-    router_weights: str = field(
-        default="",
-        metadata={
-            "description": "Weights file for the 'learned' router (empty: the package's, shipped"
-            " only if it beat rules+model on held-out folds). Without weights it routes as"
-            " rules+model and says so in the route's reason."
-        },
-    )
-    complex_shape: Literal["auto", "parallel", "sequential"] = field(
-        default="auto",
-        metadata={
-            "description": "How complex questions are searched: 'parallel' (independent parts,"
-            " e.g. comparisons), 'sequential' (hops that follow a bridge: the inventor of X,"
-            " then where they were born), or 'auto' (rules, then the model, decide per question)."
-        },
-    )
-    answer_sub_questions: bool = field(
-        default=False,
-        metadata={
-            "description": "Answer each sub-question before synthesis (one model call each); "
-            "off: sub-questions only steer retrieval (measured better on a small model)."
-        },
+        metadata=_about("Return each hit's whole section instead of the chunk. Default off."),
     )
     web_search: bool = field(
         default=True,
-        metadata={"description": "Allow web search (needs TAVILY_API_KEY)."},
+        metadata=_about(
+            "Search the web (Tavily, needs TAVILY_API_KEY) for real-time questions and when the"
+            " knowledge base has nothing relevant. Default on."
+        ),
     )
-    web_results: int = field(
+    complex_shape: Literal["auto", "parallel", "sequential"] = field(
+        default="auto",
+        metadata=_about(
+            "How a complex question is searched: 'auto' (default) lets rules choose; 'parallel'"
+            " searches the things it compares beside it; 'sequential' hops (the inventor of X,"
+            " then where they were born)."
+        ),
+    )
+
+    # Loops and budgets
+    history_turns: int = field(
         default=3,
-        metadata={"description": "Web results fetched per web search (1-10)."},
+        metadata=_about(
+            "Past turns (question and answer) read to rewrite a follow-up, 0-50. Default 3."
+        ),
     )
+    max_rewrites: int = field(
+        default=1,
+        metadata=_about("Query rewrites for a new search, per question, 0-10. Default 1."),
+    )
+    max_regenerations: int = field(
+        default=1,
+        metadata=_about(
+            "Answers written again after a failed check (or an empty or wrong-language answer),"
+            " 0-10. Default 1."
+        ),
+    )
+    max_web_searches: int = field(
+        default=1,
+        metadata=_about("Web searches per question, 0-10. Default 1."),
+    )
+    max_hops: int = field(
+        default=3,
+        metadata=_about(
+            "Searches of the multi-step path, each written from the facts found so far, 1-6."
+            " Default 3."
+        ),
+    )
+
+    # Answer
     answer_check: Literal["mark", "decline", "off"] = field(
         default="mark",
-        metadata={
-            "description": "How a written answer is checked against its sources (by rules, no"
-            " model call; its citations are repaired either way): 'mark' returns an answer still"
-            " unsupported after max_regenerations marked unverified, 'decline' declines it, 'off'"
-            " skips the check. Default 'mark'."
-        },
+        metadata=_about(
+            "How an answer is checked against its sources (by rules; citations repaired either"
+            " way): 'mark' (default) marks one still unsupported after max_regenerations"
+            " unverified, 'decline' declines it, 'off' skips the check."
+        ),
     )
     declines: Literal["when_unlikely", "never"] = field(
         default="when_unlikely",
-        metadata={
-            "description": "'when_unlikely' declines (not_in_sources) when the fitted judge finds"
-            " it unlikely that the sources answer the question; 'never' always returns the answer."
-            " Default 'when_unlikely'."
-        },
+        metadata=_about(
+            "'when_unlikely' (default) declines when the fitted judge finds the sources unlikely"
+            " to answer the question; 'never' always returns the answer."
+        ),
     )
     allow_general_knowledge: bool = field(
         default=False,
-        metadata={
-            "description": "When the knowledge base has nothing relevant, answer from the model's"
-            " general knowledge (marked as such) instead of saying the knowledge base does not"
-            " answer it."
-        },
+        metadata=_about(
+            "When the knowledge base has nothing relevant, answer from the model's general"
+            " knowledge (marked as such) instead of declining. Default off."
+        ),
     )
     clarify: bool = field(
         default=True,
-        metadata={
-            "description": "Ask what a question refers to when it points at a conversation that"
-            " is not there (a LangGraph interrupt on threads; otherwise asked as the answer)."
-        },
+        metadata=_about(
+            "Ask what a question refers to when it points at a conversation that is not there"
+            " (an interrupt on threads, else the answer). Default on."
+        ),
     )
     sources_in_messages: bool = field(
         default=True,
-        metadata={
-            "description": "List the cited sources under the answer in the chat message, for chat"
-            " UIs that show messages only (the `sources` output holds them either way)."
-        },
+        metadata=_about(
+            "List the cited sources under the answer in the chat message, for UIs that show"
+            " messages only (the `sources` output holds them either way). Default on."
+        ),
     )
+
+    # Access
+    user: str = field(
+        default="",
+        metadata=_about(
+            "Who is asking (a user or tenant id): public documents, theirs and their groups' are"
+            " searched. A server with authentication sets it from the token. Default: anonymous."
+        ),
+    )
+    groups: str = field(
+        default="",
+        metadata=_about(
+            "Comma-separated groups of the asker: documents shared with one of them are searched"
+            " too. A server with authentication sets them from the token. Default: none."
+        ),
+    )
+
+    # Cache
     answer_cache: bool = field(
         default=True,
-        metadata={
-            "description": "Return the earlier answer to a first question asked before (the same"
-            " words, or answer_cache_similarity alike) over the same knowledge-base revision and"
-            " settings, with no model call; ingest and delete forget them."
-        },
-    )
-    answer_cache_ttl: int = field(
-        default=86400,
-        metadata={"description": "Seconds a cached answer is returned (1-31536000)."},
-    )
-    answer_cache_similarity: float = field(
-        default=1.0,
-        metadata={
-            "description": "How alike (cosine of the question embeddings) another question must be"
-            " to get its cached answer; 1.0 returns it for the same words only (case, width,"
-            " spacing and closing punctuation aside)."
-        },
-    )
-    max_question_chars: int = field(
-        default=4000,
-        metadata={"description": "Longest question accepted, in characters."},
+        metadata=_about(
+            "Return the earlier answer to a first question asked again in the same words, over"
+            " the same knowledge base, settings and code, with no model call. Default on."
+        ),
     )
 
     def __post_init__(self) -> None:
@@ -244,16 +205,11 @@ class Context:
         _check_range("max_rewrites", self.max_rewrites, 0, 10)
         _check_range("max_regenerations", self.max_regenerations, 0, 10)
         _check_range("max_web_searches", self.max_web_searches, 0, 10)
-        _check_range("max_sub_questions", self.max_sub_questions, 2, 4)
         _check_range("max_hops", self.max_hops, 1, 6)
         for name, allowed in choices().items():
             if getattr(self, name) not in allowed:
                 value = getattr(self, name)
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
-        _check_range("web_results", self.web_results, 1, 10)
-        _check_range("max_question_chars", self.max_question_chars, 1, 1_000_000)
-        _check_range("answer_cache_ttl", self.answer_cache_ttl, 1, 31_536_000)
-        _check_range("answer_cache_similarity", self.answer_cache_similarity, 0.5, 1.0)
         if self.metadata_filter.strip():
             try:
                 value = json.loads(self.metadata_filter)
@@ -278,15 +234,30 @@ def choices() -> dict[str, tuple[str, ...]]:
     return {name: get_args(hint) for name, hint in hints.items() if get_origin(hint) is Literal}
 
 
+_CHECK = "use answer_check ('mark', 'decline' or 'off')"
+_DECLINES = "use declines ('when_unlikely' or 'never')"
+_JUDGE_THRESHOLDS = "the relevance judge's thresholds ship with its fitted weights"
+_ROUTER = "classify routes by rules and the fast model; `adaptive-rag eval router` fits the learned"
+
 REMOVED: dict[str, str] = {
-    "self_check": "use answer_check ('mark', 'decline' or 'off')",
-    "check_confident_answers": "use answer_check ('mark', 'decline' or 'off')",
-    "check_below": "use answer_check ('mark', 'decline' or 'off')",
+    "self_check": _CHECK,
+    "check_confident_answers": _CHECK,
+    "check_below": _CHECK,
     "skip_checks_when_confident": "sources are always judged now (the judge makes no model call)",
-    "correct_threshold": "the relevance judge's thresholds ship with its fitted weights",
-    "incorrect_threshold": "the relevance judge's thresholds ship with its fitted weights",
-    "decline_below": "use declines ('when_unlikely' or 'never')",
-    "decline_when_not_found": "use declines ('when_unlikely' or 'never')",
+    "correct_threshold": _JUDGE_THRESHOLDS,
+    "incorrect_threshold": _JUDGE_THRESHOLDS,
+    "decline_below": _DECLINES,
+    "decline_when_not_found": _DECLINES,
+    "router": f"{_ROUTER} router as an experiment",
+    "router_weights": f"{_ROUTER} router as an experiment and writes its fit beside the runs",
+    "multi_query": "retrieval searches the question as asked (extra queries found no more)",
+    "hyde": "retrieval searches the question as asked (a written passage found no more)",
+    "answer_sub_questions": "a complex question's parts steer retrieval and one answer is written",
+    "max_sub_questions": "a comparison's parts come from a rule: at most the two things it names",
+    "answer_cache_similarity": "the answer cache matches the same words only",
+    "answer_cache_ttl": "a cached answer is kept a day, or until the knowledge base changes",
+    "max_question_chars": "questions are limited to 4000 characters",
+    "web_results": "a web search reads 3 results",
 }
 """Settings an older client or a saved assistant may still send, and what replaces each."""
 
@@ -302,94 +273,9 @@ def removed_problem(settings: object) -> str:
     )
 
 
-NOT_SHAPING_ANSWERS = frozenset(
-    {"answer_cache", "answer_cache_ttl", "answer_cache_similarity", "max_question_chars"}
-)
-"""Context fields that never change what answer a question gets."""
-
-
-_WRITERS = ("prompts", "core", "nodes", "graph", "knowledge", "providers", "schema")
-"""The packages whose code shapes an answer (its prompts, nodes, rules, maps and weights)."""
-
-
-@cache
-def answer_writer() -> str:
-    """Name the code an answer was written by: the version, and the source, maps and weights.
-
-    A cached answer from another release, or from a changed node, rule, prompt or map, would return
-    a stale text or confidence (session 13's demo recalled an answer a new rule rewrites).
-    """
-    digest = hashlib.sha256(_version().encode())
-    for package in _WRITERS:
-        folder = resources.files(f"adaptive_rag.{package}")
-        items = [*folder.iterdir()]
-        items += [i for d in items if d.is_dir() and d.name == "weights" for i in d.iterdir()]
-        for item in sorted(items, key=lambda i: str(i)):
-            if item.name.endswith((".py", ".json")):
-                digest.update(f"{package}/{item.name}".encode() + b"\0" + item.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def _version() -> str:
-    """Return the installed package's version ("unknown" when run from an uninstalled tree)."""
-    try:
-        return metadata.version("adaptive-rag")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
-def answer_scope(ctx: Context) -> str:
-    """Name the settings and code an answer was written under: a cached answer holds for these."""
-    shaping = {
-        f.name: getattr(ctx, f.name) for f in fields(ctx) if f.name not in NOT_SHAPING_ANSWERS
-    }
-    shaping["__writer__"] = answer_writer()
-    return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()[:16]
-
-
 def _check_range(name: str, value: float, low: float, high: float) -> None:
     """Raise a ValueError naming the field when value lies outside [low, high]."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"{name} must be a number, got {value!r}")
     if not low <= value <= high:
         raise ValueError(f"{name} must be between {low} and {high}, got {value}")
-
-
-def context_of(runtime: Runtime[Any] | None) -> Context:
-    """Return the run's Context, whatever a host or the server passed (or nothing).
-
-    On LangGraph Server with authentication, who is asking comes from the signed-in user,
-    never from the request's context.
-    """
-    try:
-        configurable = get_config().get("configurable") or {}
-    except RuntimeError:  # called outside a run
-        configurable = {}
-    ctx = runtime.context if runtime is not None else None
-    names = {f.name for f in fields(Context)}
-    if isinstance(ctx, dict):
-        removed = removed_problem(ctx)
-        if removed:
-            raise ValueError(removed)
-        ctx = Context(**{key: value for key, value in ctx.items() if key in names})
-    elif not isinstance(ctx, Context):
-        removed = removed_problem(configurable)
-        if removed:
-            raise ValueError(removed)
-        # None, or a parent graph's own context (embedded as a subgraph): Context fields set in
-        # config.configurable apply, as LangGraph Server applies them (invalid ones raise)
-        ctx = Context(**{key: value for key, value in configurable.items() if key in names})
-    info = getattr(runtime, "server_info", None)
-    signed_in = info.user if info is not None and info.user is not None else None
-    signed_in = signed_in or configurable.get("langgraph_auth_user")
-    if signed_in is None:
-        return ctx
-    if isinstance(signed_in, dict):
-        claims = signed_in
-    elif hasattr(signed_in, "items"):  # the server's user proxy
-        claims = dict(signed_in.items())
-    else:
-        claims = {"identity": getattr(signed_in, "identity", "")}
-    user = claims.get("reader", claims.get("identity", ""))
-    groups = claims.get("groups") or []
-    return replace(ctx, user=str(user), groups=",".join(str(g) for g in groups))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from adaptive_rag.schema.state import REJECTED, Hop, SelfCheck, State
+from adaptive_rag.schema.state import REJECTED, State
+from adaptive_rag.schema.values import Hop, SelfCheck
 from langchain_core.messages import BaseMessage
 
 

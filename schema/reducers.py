@@ -1,18 +1,32 @@
-"""Reducers of per-turn state: counters and lists that add up within a turn and reset at intake."""
+"""Per-turn state: the reducers of counters and lists that add up within a turn, and `Turn`.
+
+A State key declared `Annotated[list[str], Turn(RESET), extend_or_reset]` starts every turn at
+RESET and then adds up through its reducer. LangGraph takes a key's reducer from the last
+`Annotated` item when it is callable, so the `Turn` marker (never callable) may stand before it.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from adaptive_rag.core.documents import doc_key
 from langchain_core.documents import Document
 
 if TYPE_CHECKING:
-    from adaptive_rag.schema.state import SubAnswer
+    from adaptive_rag.schema.values import SubSearch
 
 RESET: Final = "__reset__"
 Reset = Literal["__reset__"]
 """Sentinel a node writes to a per-turn list or counter to clear it for a new question."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Marks a State key that starts every turn at `start` (intake writes it)."""
+
+    start: Any
+    """The key's value when a new question begins (RESET for a key with a reducer)."""
 
 
 def _reset_split(right: object) -> tuple[bool, list[Any]]:
@@ -51,10 +65,10 @@ def merge_documents(left: list[Document] | None, right: list[Any] | str | None) 
     return merged
 
 
-def merge_sub_answers(
-    left: list[SubAnswer] | None, right: list[Any] | str | None
-) -> list[SubAnswer]:
-    """Collect answers of parallel sub-questions in question order; RESET clears them."""
+def merge_sub_searches(
+    left: list[SubSearch] | None, right: list[Any] | str | None
+) -> list[SubSearch]:
+    """Collect the searches of parallel sub-questions in question order; RESET clears them."""
     reset, items = _reset_split(right)
     combined = [*([] if reset else (left or [])), *items]
     return sorted(combined, key=lambda item: item["index"])

@@ -1,8 +1,17 @@
-"""The graph's typed state: a narrow input, the working state, and a narrow output."""
+"""The graph's typed state: a narrow input, the working state, and a narrow output.
+
+Each key is declared once, here: its type, its reducer (the last `Annotated` item, as LangGraph
+reads it) and, for keys that start afresh every turn, `Turn(value)`: intake writes that value at
+the start of each question (`fresh_turn`). Keys without `Turn` carry over (`messages`) or are
+written every turn (the question's forms by intake, the output by finalize). What a node may
+return (`schema/updates.py`) is generated from these declarations.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired, get_args
+import copy
+from functools import cache
+from typing import Annotated, Any, NotRequired, get_type_hints
 
 from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import Language
@@ -10,47 +19,35 @@ from adaptive_rag.schema.reducers import (
     RESET as RESET,
 )
 from adaptive_rag.schema.reducers import (
+    Turn,
     add_or_reset,
     extend_or_reset,
     merge_documents,
-    merge_sub_answers,
+    merge_sub_searches,
+)
+from adaptive_rag.schema.values import (
+    Decline,
+    Diagnostics,
+    GenerationMode,
+    Hop,
+    Judgment,
+    Recall,
+    Relevance,
+    Route,
+    SelfCheck,
+    Shape,
+    Source,
+    SubSearch,
+    TurnSettings,
 )
 from langchain_core.documents import Document
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-Category = Literal["general", "simple", "complex", "realtime", "follow_up"]
-Relevance = Literal["correct", "ambiguous", "incorrect"]
-Shape = Literal["parallel", "sequential"]
-"""How a complex question splits: independent parts, or hops where each needs the last's answer."""
-GenerationMode = Literal["direct", "rag", "synthesis", "regenerate", "fallback", "none"]
-DeclineReason = Literal[
-    "no_documents",
-    "no_knowledge_base",
-    "no_relevant_documents",
-    "not_in_sources",
-    "unsupported",
-    "empty_answer",
-    "invalid_input",
-    "needs_clarification",
-]
-
-Counter = Literal[
-    "retrievals",
-    "generations",
-    "rewrites",
-    "regenerations",
-    "web_searches",
-    "model_calls",
-    "tokens_in",
-    "tokens_out",
-    "tokens_cached",
-]
-COUNTERS: tuple[Counter, ...] = get_args(Counter)
-"""The run's counters: State fields that add up within a turn, reported in Diagnostics."""
-
 REJECTED = "rejected_input"
+"""Name on the messages of a turn whose input was refused; history leaves them out."""
+
 REMEMBERED = (
     "answer",
     "sources",
@@ -63,160 +60,6 @@ REMEMBERED = (
     "route",
 )
 """Output fields an answer is cached with, and returned with again."""
-"""Name on the messages of a turn whose input was refused; history leaves them out."""
-
-
-class Route(TypedDict):
-    """How the question was classified, and why."""
-
-    category: Category
-    """general, simple, complex, realtime or follow_up."""
-    reason: str
-    """Why, in a few words (the rule that matched, or the model's verdict)."""
-    method: Literal["rule", "model", "learned", "cache", "default"]
-    """Which path decided: a rule, the model, the learned router, the cache, or the default."""
-
-
-class Source(TypedDict):
-    """A document the answer relied on, as shown to the user."""
-
-    id: int
-    """Citation number used in the answer, e.g. [1]."""
-    title: str
-    """Title of the document or web page."""
-    source: str
-    """File path, URL or other origin reference."""
-    snippet: str
-    """The first characters of the passage used."""
-    origin: Literal["kb", "web"]
-    """Knowledge base or web."""
-    cited: bool
-    """Whether the answer text cites it explicitly."""
-
-
-class Decline(TypedDict):
-    """Why no answer was given: the knowledge base does not answer, or the turn could not run."""
-
-    reason: DeclineReason
-    """no_documents, no_relevant_documents, not_in_sources, unsupported, empty_answer, ..."""
-    detail: str
-    """What was found or checked, in plain words, for people and logs."""
-
-
-class SubAnswer(TypedDict):
-    """A sub-question of a complex question and its answer."""
-
-    index: int
-    """Position of the sub-question (0-based)."""
-    question: str
-    """The sub-question."""
-    answer: str
-    """Its short answer, citing the documents it used as [n] (empty when only searched for)."""
-    source_keys: list[str]
-    """Keys (doc_key) of the documents its [n] citations refer to, in order."""
-
-
-class Hop(TypedDict):
-    """One step of a multi-step search: what was searched and the bridge fact it found."""
-
-    index: int
-    """Position of the hop (0-based)."""
-    query: str
-    """The search query of this hop (the next hop's query is written from its finding)."""
-    finding: str
-    """The fact found, in a few words; empty when the sources gave none."""
-    done: bool
-    """Whether the facts found so far answer the question (the model's verdict)."""
-    source_keys: list[str]
-    """Keys (doc_key) of the documents this hop retrieved, in rank order."""
-
-
-class SelfCheck(TypedDict):
-    """Self-RAG verdict on the latest answer."""
-
-    grounded: bool
-    """Every claim is supported by the sources."""
-    answers_question: bool
-    """The answer addresses the question."""
-    feedback: str
-    """What was wrong, fed back to the regeneration."""
-    parsed: bool
-    """False when the checker's output could not be read (verdict is the safe default)."""
-
-
-JudgeMethod = Literal["fitted", "model", "rule"]
-"""How a judgment was made: a fitted model over signals, a prompt to the chat model, or a rule."""
-
-
-class Judgment(TypedDict):
-    """One judgment of the turn (relevance, answerability, grounding, shape) and its grounds."""
-
-    node: str
-    """The node that judged (grade_documents, assess, self_check, decompose, ...)."""
-    method: JudgeMethod
-    """fitted, model or rule."""
-    score: float | None
-    """The probability or share the verdict was read from (None when there is none)."""
-    verdict: str
-    """What was decided, in a word or two (correct, ambiguous, answer, decline, grounded, ...)."""
-    detail: str
-    """Why, for people: the fallback taken, the sentences without support, ..."""
-
-
-class Diagnostics(TypedDict):
-    """What the run cost and what went wrong, for callers and dashboards."""
-
-    steps: list[str]
-    retrievals: int
-    generations: int
-    rewrites: int
-    regenerations: int
-    web_searches: int
-    model_calls: int
-    tokens_in: int
-    tokens_out: int
-    tokens_cached: int
-    """Of tokens_in, those a prefix cache served (llama.cpp's reuse, a provider's cached_tokens)."""
-    notes: list[str]
-    hops: list[Hop]
-    """The multi-step path's searches and findings, in order (empty on other paths)."""
-    answer_cache: Literal["off", "miss", "hit"]
-    """Whether this answer came from the answer cache (0 model calls) or was written now."""
-    support: float | None
-    """How likely the sources state the answer, as assessed before writing (None: not assessed)."""
-    judgments: list[Judgment]
-    """Every judgment of the turn in order, each with its method and score."""
-
-
-class TurnSettings(TypedDict, total=False):
-    """What the edges need from Context, copied at intake (a missing budget spends nothing)."""
-
-    max_rewrites: int
-    max_regenerations: int
-    max_web_searches: int
-    max_hops: int
-    answer_check: bool
-    """Check written answers against their sources (answer_check is not 'off')."""
-    decline_unsupported: bool
-    """Decline an answer still unsupported when its budget is spent (answer_check 'decline')."""
-    declines: bool
-    """Decline when the sources are unlikely to answer the question (declines 'when_unlikely')."""
-    clarify: bool
-    answer_cache: bool
-    """Look for (and keep) earlier answers to the same question."""
-
-
-class Recall(TypedDict):
-    """An earlier answer found for this question, and how."""
-
-    output: dict[str, Any]
-    """The output fields it was returned with (answer, sources, confidence, ...)."""
-    question: str
-    """The question it answered: this one, or a near-identical one."""
-    similarity: float
-    """1.0 for the same question, else how alike the two are (cosine)."""
-    revision: int
-    """The knowledge-base revision it holds for."""
 
 
 class InputState(TypedDict, total=False):
@@ -233,13 +76,13 @@ class OutputState(TypedDict, total=False):
 
     messages: Annotated[list[AnyMessage], add_messages]
     """The conversation with the answer appended as an AI message."""
-    answer: str
+    answer: Annotated[str, Turn("")]
     """The final answer, with [n] citations into sources."""
-    sources: list[Source]
+    sources: Annotated[list[Source], Turn([])]
     """What the answer relied on."""
-    route: Route | None
+    route: Annotated[Route | None, Turn(None)]
     """The question's classification and why."""
-    notices: list[str]
+    notices: Annotated[list[str], Turn([])]
     """What the answer says about itself, as shown inside `answer` (from general knowledge, web
     unreachable, unverified): a client can show them apart, an eval can score without them."""
     confidence: float
@@ -248,18 +91,18 @@ class OutputState(TypedDict, total=False):
     """True only when the self-check passed; direct and fallback answers are unverified."""
     answerable: bool
     """False when the agent declined: the sources do not answer it (see `decline`)."""
-    decline: Decline | None
+    decline: Annotated[Decline | None, Turn(None)]
     """Why the agent declined (set by the node that found out), or None when it answered."""
     language: Language
     """The question's language ('en' or 'zh'); the answer is written in it."""
-    failures: Annotated[list[Failure], extend_or_reset]
+    failures: Annotated[list[Failure], Turn(RESET), extend_or_reset]
     """What failed this turn (node, kind, message); the run went on without it."""
     diagnostics: Diagnostics
     """Steps taken and what they cost."""
 
 
 class State(InputState, OutputState, total=False):
-    """The working state of one question (per-turn fields are reset at intake)."""
+    """The working state of one question; keys marked `Turn` start afresh each turn."""
 
     query: str
     """The question as asked this turn."""
@@ -267,80 +110,80 @@ class State(InputState, OutputState, total=False):
     """The question made standalone from history (equal to query on a first turn)."""
     search_query: str
     """The query the next retrieval or web search uses."""
-    searched: str
+    searched: Annotated[str, Turn("")]
     """A query whose knowledge-base results are already in `documents` (classify's probe)."""
-    history_rewritten: bool
+    history_rewritten: Annotated[bool, Turn(False)]
     """Whether the follow-up rewrite already ran this turn."""
-    clarified: bool
+    clarified: Annotated[bool, Turn(False)]
     """Whether the user was already asked what the question refers to this turn."""
-    clarification: str
+    clarification: Annotated[str, Turn("")]
     """The clarifying question returned as the answer (when the run cannot be resumed)."""
-    error: str
+    error: Annotated[str, Turn("")]
     """Why the input was refused (empty, too long); empty when valid."""
-    web_available: bool
+    web_available: Annotated[bool, Turn(False)]
     """Whether a web search can be attempted this turn."""
-    settings: TurnSettings
+    settings: Annotated[TurnSettings, Turn({})]
     """Budgets and switches copied from Context at intake, so edge functions stay pure."""
-    documents: Annotated[list[Document], merge_documents]
+    documents: Annotated[list[Document], Turn(RESET), merge_documents]
     """Documents gathered this turn (knowledge base and web)."""
-    doc_scores: list[float]
+    doc_scores: Annotated[list[float], Turn([])]
     """Relevance score per document in `documents`, from the grader."""
-    relevance: Relevance | None
+    relevance: Annotated[Relevance | None, Turn(None)]
     """CRAG verdict on the latest retrieval."""
-    retrieval_confident: bool
+    retrieval_confident: Annotated[bool, Turn(False)]
     """Both search channels agreed on the top document (a signal for confidence)."""
-    graded: bool
+    graded: Annotated[bool, Turn(True)]
     """False when the grader's output could not be read (documents kept as relevant)."""
-    sub_questions: list[str]
+    sub_questions: Annotated[list[str], Turn([])]
     """Sub-questions of a complex question."""
-    sub_answers: Annotated[list[SubAnswer], merge_sub_answers]
-    """Answers to the sub-questions, in order."""
-    shape: Shape | None
+    sub_searches: Annotated[list[SubSearch], Turn(RESET), merge_sub_searches]
+    """What each sub-question's search found, in order (fused before writing)."""
+    shape: Annotated[Shape | None, Turn(None)]
     """How decompose split a complex question (None until it has)."""
-    hops: list[Hop]
+    hops: Annotated[list[Hop], Turn([])]
     """Searches of the multi-step path so far, each with its finding."""
-    next_query: str
+    next_query: Annotated[str, Turn("")]
     """The query of the next hop, written from the findings so far ('' when none)."""
-    mode: GenerationMode
+    mode: Annotated[GenerationMode, Turn("none")]
     """How the latest answer was produced."""
-    check: SelfCheck | None
+    check: Annotated[SelfCheck | None, Turn(None)]
     """Self-RAG verdict on the latest answer."""
-    support: float | None
+    support: Annotated[float | None, Turn(None)]
     """How likely the sources state the answer (the model's odds of yes, before writing)."""
-    answer_features: dict[str, float]
+    answer_features: Annotated[dict[str, float], Turn({})]
     """What the answerability judge read of the latest answer (kept for refitting it from runs)."""
-    best_answer: str
+    best_answer: Annotated[str, Turn("")]
     """The best checked answer so far, returned if the budget runs out."""
-    best_score: int
+    best_score: Annotated[int, Turn(-1)]
     """Score of best_answer: 2 if grounded, plus 1 if it answers the question."""
-    best_sources: list[Source]
+    best_sources: Annotated[list[Source], Turn([])]
     """The sources best_answer cites."""
-    answer_id: str
+    answer_id: Annotated[str, Turn("")]
     """Message id of the latest answer's streamed tokens; the final AI message keeps it."""
-    answer_logprob: float | None
+    answer_logprob: Annotated[float | None, Turn(None)]
     """Mean log-probability of the latest answer's tokens (None when the model gave none)."""
-    best_id: str
+    best_id: Annotated[str, Turn("")]
     """Message id of best_answer's tokens."""
-    recalled: Recall | None
+    recalled: Annotated[Recall | None, Turn(None)]
     """An earlier answer to the same question (answer cache), returned instead of a new run."""
-    rejected: list[Document]
+    rejected: Annotated[list[Document], Turn([])]
     """Documents the grader judged irrelevant; used only when nothing better was found."""
-    web_status: str
+    web_status: Annotated[str, Turn("")]
     """'', 'ok', or why the web was not reached."""
-    retrievals: Annotated[int, add_or_reset]
-    generations: Annotated[int, add_or_reset]
-    rewrites: Annotated[int, add_or_reset]
-    regenerations: Annotated[int, add_or_reset]
-    web_searches: Annotated[int, add_or_reset]
-    model_calls: Annotated[int, add_or_reset]
-    tokens_in: Annotated[int, add_or_reset]
-    tokens_out: Annotated[int, add_or_reset]
-    tokens_cached: Annotated[int, add_or_reset]
-    steps: Annotated[list[str], extend_or_reset]
+    retrievals: Annotated[int, Turn(RESET), add_or_reset]
+    generations: Annotated[int, Turn(RESET), add_or_reset]
+    rewrites: Annotated[int, Turn(RESET), add_or_reset]
+    regenerations: Annotated[int, Turn(RESET), add_or_reset]
+    web_searches: Annotated[int, Turn(RESET), add_or_reset]
+    model_calls: Annotated[int, Turn(RESET), add_or_reset]
+    tokens_in: Annotated[int, Turn(RESET), add_or_reset]
+    tokens_out: Annotated[int, Turn(RESET), add_or_reset]
+    tokens_cached: Annotated[int, Turn(RESET), add_or_reset]
+    steps: Annotated[list[str], Turn(RESET), extend_or_reset]
     """Nodes run this turn, in order."""
-    notes: Annotated[list[str], extend_or_reset]
+    notes: Annotated[list[str], Turn(RESET), extend_or_reset]
     """What degraded or failed this turn, in plain words."""
-    judgments: Annotated[list[Judgment], extend_or_reset]
+    judgments: Annotated[list[Judgment], Turn(RESET), extend_or_reset]
     """Judgments made this turn, in order (see Judgment)."""
 
 
@@ -350,4 +193,21 @@ class SubQuestionState(TypedDict):
     sub_question: str
     index: int
     retrieve_only: NotRequired[bool]
-    """Search without answering (the whole question's own search)."""
+    """The whole question's own search, beside its parts."""
+
+
+@cache
+def _turn_starts() -> dict[str, Any]:
+    """Read each State key's `Turn` value from its declaration."""
+    hints = get_type_hints(State, include_extras=True)
+    starts = {}
+    for name, hint in hints.items():
+        marks = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, Turn)]
+        if marks:
+            starts[name] = marks[0].start
+    return starts
+
+
+def fresh_turn() -> dict[str, Any]:
+    """Return every per-turn key at its start value: the update that begins a new question."""
+    return copy.deepcopy(_turn_starts())

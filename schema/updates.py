@@ -1,18 +1,19 @@
 """What a node may return: every State key with the type its reducer accepts, all optional.
 
-A node typed `-> Update` is held to real State keys by the type checker: a misspelt key is an
-error at `mypy` time, not an update LangGraph silently drops.
+Generated from schema/state.py by `python -m adaptive_rag.schema.generate_updates`: do not edit
+it by hand (tests/graph/test_updates.py fails when it drifts). A node typed `-> Update` is held to
+real State keys by the type checker: a misspelt key is an error at `mypy` time, not an update
+LangGraph silently drops.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeAlias
 
 from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import Language
 from adaptive_rag.schema.reducers import Reset
-from adaptive_rag.schema.state import (
+from adaptive_rag.schema.values import (
     Decline,
     Diagnostics,
     GenerationMode,
@@ -24,17 +25,12 @@ from adaptive_rag.schema.state import (
     SelfCheck,
     Shape,
     Source,
-    SubAnswer,
+    SubSearch,
     TurnSettings,
 )
 from langchain_core.documents import Document
 from langchain_core.messages import AnyMessage
 from typing_extensions import TypedDict
-
-Log: TypeAlias = str | Sequence[str]
-"""A per-turn log update: one line, lines, or RESET (alone or first) to start afresh."""
-Count: TypeAlias = int | Reset
-"""A counter update: an increment, or RESET."""
 
 
 class Update(TypedDict, total=False):
@@ -51,7 +47,7 @@ class Update(TypedDict, total=False):
     answerable: bool
     decline: Decline | None
     language: Language
-    failures: Sequence[Failure | Reset] | Reset
+    failures: Failure | Sequence[Failure | Reset] | Reset
     diagnostics: Diagnostics
     query: str
     standalone: str
@@ -63,13 +59,13 @@ class Update(TypedDict, total=False):
     error: str
     web_available: bool
     settings: TurnSettings
-    documents: Sequence[Document | Reset] | Reset
+    documents: Document | Sequence[Document | Reset] | Reset
     doc_scores: list[float]
     relevance: Relevance | None
     retrieval_confident: bool
     graded: bool
     sub_questions: list[str]
-    sub_answers: Sequence[SubAnswer] | Reset
+    sub_searches: SubSearch | Sequence[SubSearch | Reset] | Reset
     shape: Shape | None
     hops: list[Hop]
     next_query: str
@@ -86,15 +82,15 @@ class Update(TypedDict, total=False):
     recalled: Recall | None
     rejected: list[Document]
     web_status: str
-    retrievals: Count
-    generations: Count
-    rewrites: Count
-    regenerations: Count
-    web_searches: Count
-    model_calls: Count
-    tokens_in: Count
-    tokens_out: Count
-    tokens_cached: Count
-    steps: Log
-    notes: Log
-    judgments: Sequence[Judgment | Reset] | Reset
+    retrievals: int | Reset
+    generations: int | Reset
+    rewrites: int | Reset
+    regenerations: int | Reset
+    web_searches: int | Reset
+    model_calls: int | Reset
+    tokens_in: int | Reset
+    tokens_out: int | Reset
+    tokens_cached: int | Reset
+    steps: str | Sequence[str | Reset] | Reset
+    notes: str | Sequence[str | Reset] | Reset
+    judgments: Judgment | Sequence[Judgment | Reset] | Reset

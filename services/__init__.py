@@ -80,7 +80,7 @@ class Services:
     chat_model: BaseChatModel | None = None
     """Writes answers (generate, rewrites)."""
     fast_model: BaseChatModel | None = None
-    """Classifies, grades and checks; falls back to chat_model."""
+    """Classifies, assesses, refines and hops; falls back to chat_model."""
     retriever: BaseRetriever | None = None
     """Searches the knowledge base."""
     web_search: WebSearch | None = None
@@ -103,7 +103,7 @@ class Services:
         return self.chat_model or load_chat_model(ctx.chat_model, lane)
 
     def fast(self, ctx: Context, lane: str = "") -> BaseChatModel:
-        """Return the model for classify, grade and self-check."""
+        """Return the model for the short calls (classify, assess, refine, hop)."""
         if self.fast_model is not None:
             return self.fast_model
         if ctx.fast_model == "auto":

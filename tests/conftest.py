@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, Services, build_graph
-from adaptive_rag.providers import chat, local_model
+from adaptive_rag.providers import chat, local_model, local_weights
 from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, ScriptedJudge, kb_docs
 
 
@@ -20,7 +20,9 @@ def _offline(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     if request.node.get_closest_marker("local_model") is None:
 
         def blocked(*args: Any, **kwargs: Any) -> Any:
-            raise local_model.LocalModelError("the embedded model is off in the offline test tier")
+            raise local_weights.LocalModelError(
+                "the embedded model is off in the offline test tier"
+            )
 
         monkeypatch.setattr(local_model, "load_local_model", blocked)
         monkeypatch.setattr(chat, "_MODELS", {})

@@ -21,9 +21,7 @@ from adaptive_rag.prompts import (
     hop,
     reading,
     refine,
-    retrieve,
     rewrite_with_history,
-    sub_question,
     transform_query,
 )
 from adaptive_rag.providers.web import WebSearchError
@@ -39,7 +37,6 @@ from pydantic import ConfigDict, PrivateAttr
 READING_ROLES: list[tuple[str, str]] = [
     ("regenerate", "rejected by a fact check"),
     ("assess", assess.TASK[:40]),
-    ("synthesis", generate.SYNTHESIS_TASK[:60]),
     ("hops_answer", generate.HOPS_TASK[:60]),
     ("hop", hop.TASK[:50]),
     ("rag", generate.RAG_TASK[:40]),
@@ -53,9 +50,6 @@ ROLES: list[tuple[str, str]] = [
     ("refine", refine.SYSTEM[:40]),
     ("transform", transform_query.SYSTEM[:40]),
     ("direct", generate.DIRECT_SYSTEM[:40]),
-    ("sub", sub_question.SYSTEM[:40]),
-    ("multi_query", "different search queries"),
-    ("hyde", retrieve.HYDE_SYSTEM[:40]),
 ]
 
 Reply = str | Exception | Callable[[str], str]
@@ -83,12 +77,8 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
     "regenerate": "A more careful answer [1].",
     "retry": "A second try that states the fact [1].",
     "direct": "A general-knowledge answer.",
-    "synthesis": "Combined answer [1][2].",
     "hop": '{"finding": "", "answerable": true, "next_query": ""}',
     "hops_answer": "Answer from the hops [1][2].",
-    "sub": "Sub-answer [1].",
-    "multi_query": '{"queries": ["Aurora lamp watts", "lamp power use"]}',
-    "hyde": "The Zephyr X2 kettle holds 1.7 litres.",
 }
 
 

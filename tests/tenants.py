@@ -150,11 +150,10 @@ def echo(user: str) -> str:
 
 def echo_model() -> ScriptedChatModel:
     """Return a model whose answers repeat their prompts (routing to retrieval)."""
-    answering = ("rag", "regenerate", "retry", "direct", "synthesis", "hops_answer", "sub")
+    answering = ("rag", "regenerate", "retry", "direct", "hops_answer")
     return ScriptedChatModel(
         script={
             **DEFAULT_SCRIPT,
             **dict.fromkeys(answering, echo),
-            "hyde": echo,
         }
     )

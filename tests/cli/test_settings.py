@@ -8,15 +8,8 @@ from adaptive_rag.cli.settings import settings_from_pairs
 
 
 def test_pairs_take_the_type_of_the_field() -> None:
-    settings = settings_from_pairs(
-        ["k=6", "answer_sub_questions=off", "answer_cache_similarity=0.9", "collection=docs"]
-    )
-    assert settings == {
-        "k": 6,
-        "answer_sub_questions": False,
-        "answer_cache_similarity": 0.9,
-        "collection": "docs",
-    }
+    settings = settings_from_pairs(["k=6", "clarify=off", "collection=docs"])
+    assert settings == {"k": 6, "clarify": False, "collection": "docs"}
     assert Context(**settings).k == 6
 
 

@@ -25,8 +25,8 @@ import httpx
 import pytest
 from adaptive_rag import Context, build_graph
 from adaptive_rag.knowledge.store import KnowledgeBase
-from adaptive_rag.providers import chat
-from adaptive_rag.providers.local_model import model_path
+from adaptive_rag.providers import calls, chat, replies
+from adaptive_rag.providers.local_weights import model_path
 from fakes import SAMPLE
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import HumanMessage
@@ -50,7 +50,7 @@ COMPARE = "Compare the warranty of the Kestrel sensors and the Heron hub."
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
-    """One llama.cpp server for the session (its URL and PID), stopped by its PID at the end."""
+    """One llama.cpp server for the test run (its URL and PID), stopped by its PID at the end."""
     folder = tmp_path_factory.mktemp("llama")
     with llama_cpp_server(folder, model_path(False), ALIAS) as (url, proc):
         yield url, proc.pid
@@ -171,8 +171,7 @@ def first_token_after(url: str) -> float:
 
 def test_every_node_reads_its_reply_from_the_server(hosted: str, kb_dir: Path) -> None:
     graph, calls = build_graph(), Calls()
-    # grade every retrieval and self-check every answer, so each judge is asked
-    ctx = context(kb_dir, skip_checks_when_confident=False, check_below=1.0)
+    ctx = context(kb_dir)  # every retrieval is judged and every answer checked
     outs = [
         graph.invoke({"question": q}, {"callbacks": [calls]}, context=ctx)
         for q in (SIMPLE, COMPARE)
@@ -195,13 +194,13 @@ def test_every_node_reads_its_reply_from_the_server(hosted: str, kb_dir: Path) -
     assert support is not None and 0.0 < support < 1.0, support
     (assess,) = calls.of("assess")
     assert assess["message"].response_metadata["logprobs"]["content"]
-    assert chat.token_usage(assess["message"])[1] == 1  # one token, not the call's 1024 cap
+    assert calls.token_usage(assess["message"])[1] == 1  # one token, not the call's 1024 cap
 
 
 def test_a_yes_no_gets_one_token(hosted: str) -> None:
     """assess binds max_tokens=1; the server reads it only from extra_body (the model's cap)."""
     chatty = [HumanMessage("Is Paris the capital of France? Reply yes or no, then explain why.")]
-    reply = chat.call_yes_no(chat.load_chat_model("auto"), chatty)
+    reply = calls.call_yes_no(chat.load_chat_model("auto"), chatty)
     assert reply.odds and reply.tokens_out == 1 and reply.text.lower() == "yes", reply
 
 
@@ -209,7 +208,7 @@ def test_every_reply_gets_its_cap(hosted: str, monkeypatch: pytest.MonkeyPatch) 
     """The server ignores max_completion_tokens: the cap travels as extra_body.max_tokens."""
     monkeypatch.setattr(chat, "MAX_TOKENS", 8)
     story = [HumanMessage("Write a 200-word story about a lighthouse.")]
-    capped = chat.call_model(chat.load_chat_model("auto"), story)
+    capped = calls.call_model(chat.load_chat_model("auto"), story)
     assert capped.tokens_out == 8, capped
 
 
@@ -222,13 +221,13 @@ def test_json_schema_fails_on_the_server_so_judges_use_json_mode(hosted: str) ->
     strict = model.with_structured_output(Grades, method="json_schema")
     with pytest.raises(Exception, match="json_schema|500"):
         strict.invoke(question)
-    reply = chat.call_model(model, question, Grades)
-    assert chat.parse_json(reply.text, Grades).grades
+    reply = calls.call_model(model, question, Grades)
+    assert replies.parse_json(reply.text, Grades).grades
 
 
 def test_two_streams_at_once_both_finish(hosted: str) -> None:
     """A second request must wait its turn, not cut the streamed reply before it short."""
-    model = chat.load_chat_model("auto").bind(**chat.at_most(chat.load_chat_model("auto"), 24))
+    model = chat.load_chat_model("auto").bind(**calls.at_most(chat.load_chat_model("auto"), 24))
     finished: list[str | None] = []
 
     def stream(topic: str) -> None:
@@ -329,7 +328,7 @@ def test_the_answer_streams_over_langgraph_dev_and_a_cancel_frees_the_server(
             input={
                 "messages": [{"role": "user", "content": "Explain the whole warranty in detail."}]
             },
-            context={**settings, "decline_below": 0.0},
+            context={**settings, "declines": "never"},
             stream_mode="messages-tuple",
         ):
             if part.event == "metadata":

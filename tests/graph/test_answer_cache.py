@@ -75,12 +75,12 @@ def test_an_answer_written_by_other_code_is_not_returned(
     cached: Cached, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another release, prompt or confidence map writes other answers: the old ones don't hold."""
-    from adaptive_rag.schema import context
+    from adaptive_rag.schema import answer_scope
 
     cached.ask()
-    writer = context.answer_writer()
-    assert len(writer) == 16 and writer == context.answer_writer()  # stable within a release
-    monkeypatch.setattr(context, "answer_writer", lambda: "another-release")
+    writer = answer_scope.answer_writer()
+    assert len(writer) == 16 and writer == answer_scope.answer_writer()  # stable within a release
+    monkeypatch.setattr(answer_scope, "answer_writer", lambda: "another-release")
     assert cached.ask()["diagnostics"]["answer_cache"] == "miss"
     assert cached.ask()["model_calls_made"] == 0
 
@@ -89,17 +89,17 @@ def test_a_changed_node_writes_under_another_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A rule changed in a node (not a prompt) writes other answers: the cached ones don't hold."""
-    from adaptive_rag.schema import context
+    from adaptive_rag.schema import answer_scope
 
-    real = context.resources.files
-    before = context.answer_writer.__wrapped__()
+    real = answer_scope.resources.files
+    before = answer_scope.answer_writer.__wrapped__()
     nodes = tmp_path / "nodes"
     shutil.copytree(str(real("adaptive_rag.nodes")), nodes)
     (nodes / "generate.py").write_text((nodes / "generate.py").read_text() + "\n# changed\n")
     monkeypatch.setattr(
-        context.resources, "files", lambda p: nodes if p == "adaptive_rag.nodes" else real(p)
+        answer_scope.resources, "files", lambda p: nodes if p == "adaptive_rag.nodes" else real(p)
     )
-    assert context.answer_writer.__wrapped__() != before
+    assert answer_scope.answer_writer.__wrapped__() != before
 
 
 def test_ingest_or_delete_forgets_the_answers(cached: Cached, tmp_path: Path) -> None:
@@ -124,29 +124,28 @@ def test_off_and_declined_are_not_cached(tmp_path: Path) -> None:
     assert h.ask()["model_calls_made"] > 0
 
 
-def test_an_answer_is_returned_for_its_ttl_only(
+def test_an_answer_is_returned_for_a_day_only(
     cached: Cached, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from adaptive_rag.knowledge import answer_cache  # noqa: PLC0415
+    from adaptive_rag.nodes.remember import KEPT_FOR  # noqa: PLC0415
 
     clock = [1_000_000.0]  # the cache's clock, so a slow machine cannot expire it early
     monkeypatch.setattr(answer_cache, "time", SimpleNamespace(time=lambda: clock[0]))
-    cached.ask(answer_cache_ttl=60)
-    clock[0] += 59
-    assert cached.ask(answer_cache_ttl=60)["model_calls_made"] == 0
+    cached.ask()
+    clock[0] += KEPT_FOR - 1
+    assert cached.ask()["model_calls_made"] == 0
     clock[0] += 2
-    assert cached.ask(answer_cache_ttl=60)["model_calls_made"] > 0  # expired
+    assert cached.ask()["model_calls_made"] > 0  # expired
 
 
-def test_a_near_identical_question_is_found_when_the_threshold_allows(cached: Cached) -> None:
-    cached.ask(answer_cache_similarity=0.8)
-    near = cached.ask(
-        "How long does the Kestrel K2 battery last, roughly?", answer_cache_similarity=0.8
-    )
-    assert near["model_calls_made"] == 0 and near["diagnostics"]["answer_cache"] == "hit"
-    assert any(repr(QUESTION) in n for n in near["diagnostics"]["notes"])  # says which question
-    exact_only = cached.ask("How long does the Kestrel K2 battery last, roughly?")
-    assert exact_only["model_calls_made"] > 0  # 1.0 (the default) takes the same words only
+def test_only_the_same_words_get_the_earlier_answer(cached: Cached) -> None:
+    cached.ask()
+    same = cached.ask(f"  {QUESTION.upper()}  ")
+    assert same["model_calls_made"] == 0 and same["diagnostics"]["answer_cache"] == "hit"
+    assert any(repr(QUESTION) in n for n in same["diagnostics"]["notes"])  # says which question
+    near = cached.ask("How long does the Kestrel K2 battery last, roughly?")
+    assert near["model_calls_made"] > 0  # a near-identical question is answered afresh
 
 
 def test_a_broken_cache_costs_the_answer_nothing(

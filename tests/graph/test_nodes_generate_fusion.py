@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adaptive_rag.core.documents import doc_key
 from adaptive_rag.nodes.generate import fuse_branches, tidy
-from adaptive_rag.schema.state import SubAnswer
+from adaptive_rag.schema.values import SubSearch
 from langchain_core.documents import Document
 
 
@@ -12,12 +12,9 @@ def doc(name: str) -> Document:
     return Document(page_content=name, metadata={"id": name})
 
 
-def branch(index: int, names: list[str]) -> SubAnswer:
-    return SubAnswer(
-        index=index,
-        question=f"q{index}",
-        answer="",
-        source_keys=[doc_key(doc(n)) for n in names],
+def branch(index: int, names: list[str]) -> SubSearch:
+    return SubSearch(
+        index=index, question=f"q{index}", source_keys=[doc_key(doc(n)) for n in names]
     )
 
 

@@ -8,7 +8,7 @@ from adaptive_rag.schema.reducers import (
     add_or_reset,
     extend_or_reset,
     merge_documents,
-    merge_sub_answers,
+    merge_sub_searches,
 )
 from langchain_core.documents import Document
 
@@ -38,9 +38,9 @@ def test_documents_deduplicate_by_id_and_replace_on_reset() -> None:
     assert merge_documents(merged, RESET) == []
 
 
-def test_sub_answers_stay_in_question_order_whatever_finishes_first() -> None:
+def test_sub_searches_stay_in_question_order_whatever_finishes_first() -> None:
     second = {"index": 1, "question": "b", "answer": "B", "source_keys": []}
     first = {"index": 0, "question": "a", "answer": "A", "source_keys": []}
-    merged = merge_sub_answers([second], [first])  # type: ignore[list-item]
+    merged = merge_sub_searches([second], [first])  # type: ignore[list-item]
     assert [s["index"] for s in merged] == [0, 1]
-    assert merge_sub_answers(merged, RESET) == []
+    assert merge_sub_searches(merged, RESET) == []

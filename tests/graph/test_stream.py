@@ -41,7 +41,7 @@ def _graph(**script: Any) -> Any:
 def test_only_the_answer_streams_under_the_id_the_final_message_keeps() -> None:
     tokens, final = _streamed(_graph(), "How big is the Zephyr X2 kettle?", "t1")
     assert tokens, "no answer tokens streamed"
-    # classify, grade_documents and self_check called models too; none of it streams
+    # classify and assess called the model too; none of it streams
     assert {meta["langgraph_node"] for _, meta in tokens} == {"generate"}
     ids = {chunk.id for chunk, _ in tokens}
     assert len(ids) == 1, ids  # one answer, one id, every token

@@ -6,7 +6,8 @@ from typing import Any, cast
 
 import pytest
 from adaptive_rag.nodes import finalize
-from adaptive_rag.schema.state import Decline, State
+from adaptive_rag.schema.state import State
+from adaptive_rag.schema.values import Decline
 
 SURE = {"features": ["declined", "support"], "coef": [1.0, 2.0], "intercept": 2.0}
 

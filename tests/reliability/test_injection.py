@@ -89,9 +89,7 @@ def test_injection_cannot_change_route_system_prompt_or_citations(
         )
     ).invoke({"question": question}, context=Context(max_rewrites=0))
     # the model is scripted as if it obeyed the injection and cited the forged [7]
-    out, model = run(
-        question, rag="It holds 1.7 litres [1][7].", synthesis="Combined answer [1][7]."
-    )
+    out, model = run(question, rag="It holds 1.7 litres [1][7].")
     assert out["route"] == clean["route"]  # routing never sees retrieved text
     classify_prompts = [user for role, user in model.calls if role == "classify"]
     assert not any(m in p for p in classify_prompts for m in MARKERS)

@@ -18,11 +18,7 @@ COMPLEX = "Compare the Zephyr X2 kettle and the Aurora lamp"
 REACHES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "classify": ("Tell me about the Zephyr X2 kettle", {}, {}),
     "rewrite": ("and it?", {}, {}),
-    "sub": (COMPLEX, {}, {"answer_sub_questions": True}),
-    "synthesis": (COMPLEX, {}, {"answer_sub_questions": True}),
     "rag:complex": (COMPLEX, {}, {}),  # the parts only steer retrieval (the default)
-    "multi_query": ("How big is the Zephyr X2 kettle?", {}, {"multi_query": True}),
-    "hyde": ("How big is the Zephyr X2 kettle?", {}, {"hyde": True}),
     "refine": ("How big is the Zephyr X2 kettle?", {"relevance": [0.5]}, {}),
     "transform": ("How big is the Zephyr X2 kettle?", {"relevance": [0.0]}, {}),
     "rag": ("How big is the Zephyr X2 kettle?", {}, {}),
@@ -37,9 +33,9 @@ FAULTS: dict[str, Any] = {
     "malformed": "}{ not json at all",
     "empty": "",
 }
-# classify, history rewrite, 3 sub-questions; per retrieval (2 with one rewrite):
-# multi-query, HyDE, refine, assess; a query rewrite; generate x 2 with a regeneration
-CALL_BOUND = 1 + 1 + 3 + 2 * 4 + 1 + 2
+# classify, history rewrite; per retrieval (2 with one rewrite): refine, assess; a query
+# rewrite; generate x 2 with a regeneration
+CALL_BOUND = 1 + 1 + 2 * 2 + 1 + 2
 
 
 @pytest.mark.parametrize("role", sorted(REACHES))

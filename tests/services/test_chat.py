@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.providers import chat, local_lanes, local_model
-from adaptive_rag.providers.chat import (
-    ModelUnavailableError,
-    StructuredOutputError,
-    clean_line,
-    parse_json,
-    resolve_model_spec,
-)
+from adaptive_rag.providers import calls, chat, local_lanes, local_model
+from adaptive_rag.providers.chat import ModelUnavailableError, resolve_model_spec
+from adaptive_rag.providers.replies import StructuredOutputError, clean_line, parse_json
 from pydantic import BaseModel
 
 
@@ -164,15 +159,15 @@ def test_a_yes_no_caps_a_compatible_server_at_one_token_where_it_reads_the_cap(
     with http_server(reply) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", f"{url}/v1")
         model = chat._build_chat_model("openai:served")
-        answer = chat.call_yes_no(model, [HumanMessage("Is it? Reply yes or no.")])
-        chat.call_model(model, [HumanMessage("Write at length.")])
+        answer = calls.call_yes_no(model, [HumanMessage("Is it? Reply yes or no.")])
+        calls.call_model(model, [HumanMessage("Write at length.")])
     assert answer.odds and 0.0 < (answer.yes or 0.0) < 1.0
     one, whole = seen
     assert one["max_tokens"] == 1 and one["max_completion_tokens"] == 1 and one["logprobs"]
     assert whole["max_tokens"] == chat.MAX_TOKENS  # every call's cap, in the same field
     monkeypatch.delenv("OPENAI_BASE_URL")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    assert chat.at_most(chat._build_chat_model("openai:gpt-4o-mini"), 1) == {"max_tokens": 1}
+    assert calls.at_most(chat._build_chat_model("openai:gpt-4o-mini"), 1) == {"max_tokens": 1}
 
 
 def test_a_call_of_a_cancellable_run_streams_its_request(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -187,8 +182,8 @@ def test_a_call_of_a_cancellable_run_streams_its_request(monkeypatch: pytest.Mon
     with http_server(reply) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", f"{url}/v1")
         model = chat._build_chat_model("openai:served")
-        plain = chat.call_model(model, [HumanMessage("Grade.")], Scores)
-        streamed = watched(threading.Event(), chat.call_model)(
+        plain = calls.call_model(model, [HumanMessage("Grade.")], Scores)
+        streamed = watched(threading.Event(), calls.call_model)(
             model, [HumanMessage("Grade.")], Scores
         )
     assert plain.text == streamed.text == '{"scores": [1]}'

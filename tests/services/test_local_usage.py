@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from adaptive_rag.core.cancel import RunCancelled, watched
 from adaptive_rag.providers import local_model
-from adaptive_rag.providers.chat import StopWhenCancelled, token_usage
+from adaptive_rag.providers.calls import StopWhenCancelled, token_usage
 from adaptive_rag.providers.local_model import _write
 from langchain_core.callbacks import BaseCallbackHandler, CallbackManager
 from langchain_core.messages import AIMessage

@@ -11,7 +11,7 @@ import pytest
 from adaptive_rag.knowledge.sources import reading_messages
 from adaptive_rag.prompts import assess
 from adaptive_rag.providers import local_model
-from adaptive_rag.providers.chat import call_yes_no, yes_probability
+from adaptive_rag.providers.calls import call_yes_no, yes_probability
 from adaptive_rag.providers.local_model import _write
 from fakes import ScriptedChatModel
 
@@ -48,7 +48,7 @@ def test_a_model_without_odds_is_asked_plainly() -> None:
     model = ScriptedChatModel.with_script(assess="No")
     reply = call_yes_no(model, reading_messages([], assess.TASK.format(question="q")))
     assert reply.yes == 0.0 and reply.tokens_in > 0
-    assert reply.odds is False  # a word, not a score: check_below never reads it
+    assert reply.odds is False  # a word, not a score: the answerability judge never reads it
 
 
 class OddsLlama:
@@ -89,7 +89,7 @@ def test_the_embedded_model_reports_odds_from_the_logits_it_samples(
 
 
 def test_a_reply_reports_the_mean_log_probability_of_its_tokens() -> None:
-    from adaptive_rag.providers.chat import mean_logprob
+    from adaptive_rag.providers.calls import mean_logprob
 
     content = [{"token": "a", "logprob": -0.5}, {"token": "b", "logprob": -1.5}]
     assert mean_logprob({"logprobs": {"content": content}}) == -1.0

@@ -1,17 +1,14 @@
-"""A learned router: a logistic map from a question's e5 embedding and shape to A, B or C.
+"""The learned router's map: a logistic map from a question's embedding and shape to A, B or C.
 
-Trained by `adaptive-rag eval router` on labels derived from the three fixed strategies (issue
-12); applying it is a dot product, about a millisecond after the question's embedding, no model
-call. The weights are plain JSON so that anyone can refit them for their own model and corpus.
+An evaluation experiment, not part of the graph: `adaptive-rag eval router` fits it on labels
+derived from the fixed strategies and scores it against rules + model on held-out folds
+(docs/decisions.md says why no weights ship). Applying it is a dot product, no model call.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,9 +19,6 @@ from adaptive_rag.core.shape import (
     names_an_entity,
     nested_reference,
 )
-
-ROUTER_FILE = Path(__file__).with_name("router.json")
-"""The package's weights, present only when a fit beat the rules+model router on held-out folds."""
 
 CATEGORY = {"A": "general", "B": "simple", "C": "complex"}
 """The route each derived label stands for: no retrieval, single-step, multi-step."""
@@ -97,19 +91,3 @@ class RouterWeights:
             return {self.classes[0]: 1.0 - p, self.classes[1]: p}
         odds = np.exp(logits - logits.max())
         return dict(zip(self.classes, (float(v) for v in odds / odds.sum()), strict=True))
-
-
-def load_router(path: str = "") -> RouterWeights | None:
-    """Read router weights (the package's when path is empty); None when there are none."""
-    target = Path(path).expanduser() if path else ROUTER_FILE
-    if not target.exists():
-        if path:
-            raise FileNotFoundError(f"no router weights at {target}")
-        return None
-    return _read(str(target), target.stat().st_mtime_ns)
-
-
-@cache
-def _read(path: str, _mtime: int) -> RouterWeights:
-    """Parse a weights file once per version of it."""
-    return RouterWeights.from_json(json.loads(Path(path).read_text(encoding="utf-8")))

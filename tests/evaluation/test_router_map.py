@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from adaptive_rag.core import router
-from adaptive_rag.core.router import SURFACE, RouterWeights, load_router, surface
+from adaptive_rag.evaluation.router_map import SURFACE, RouterWeights, surface
 
 DIM = 4
 
@@ -60,18 +57,6 @@ def test_an_embedding_of_another_size_says_which_model_the_router_needs() -> Non
     w = RouterWeights.from_json(weights(["A", "B"], [row(1.0)]))
     with pytest.raises(ValueError, match="multilingual-e5-small"):
         w.probabilities([0.1] * 8, "question")
-
-
-def test_weights_are_read_from_a_file_and_a_missing_named_file_is_an_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = tmp_path / "router.json"
-    path.write_text(json.dumps(weights(["B", "C"], [row(1.0)])))
-    assert load_router(str(path)).classes == ("B", "C")  # type: ignore[union-attr]
-    with pytest.raises(FileNotFoundError):
-        load_router(str(tmp_path / "missing.json"))
-    monkeypatch.setattr(router, "ROUTER_FILE", tmp_path / "none.json")
-    assert load_router("") is None  # no package weights: the caller routes as before
 
 
 def test_shape_features_see_chinese_parts_nesting_and_yes_no() -> None:

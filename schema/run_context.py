@@ -1,0 +1,59 @@
+"""The run's Context as a node reads it, whatever a host or the server passed.
+
+A host passes a `Context`, LangGraph Server a dict (or Context fields in `config.configurable`),
+a parent graph its own context. On a server with authentication, who is asking comes from the
+signed-in identity, never from the request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Any
+
+from adaptive_rag.schema.context import Context, removed_problem
+from langgraph.config import get_config
+from langgraph.runtime import Runtime
+
+
+def context_of(runtime: Runtime[Any] | None) -> Context:
+    """Return the run's Context, with the signed-in identity as the asker on a server."""
+    try:
+        configurable = get_config().get("configurable") or {}
+    except RuntimeError:  # called outside a run
+        configurable = {}
+    ctx = runtime.context if runtime is not None else None
+    if isinstance(ctx, dict):
+        ctx = _from_mapping(ctx)
+    elif not isinstance(ctx, Context):
+        # None, or a parent graph's own context (embedded as a subgraph): Context fields set in
+        # config.configurable apply, as LangGraph Server applies them (invalid ones raise)
+        ctx = _from_mapping(configurable)
+    claims = signed_in(runtime, configurable)
+    if claims is None:
+        return ctx
+    user = claims.get("reader", claims.get("identity", ""))
+    groups = claims.get("groups") or []
+    return replace(ctx, user=str(user), groups=",".join(str(g) for g in groups))
+
+
+def _from_mapping(settings: dict[str, Any]) -> Context:
+    """Build a Context from the Context fields of a mapping; a removed setting is refused."""
+    removed = removed_problem(settings)
+    if removed:
+        raise ValueError(removed)
+    names = {f.name for f in fields(Context)}
+    return Context(**{key: value for key, value in settings.items() if key in names})
+
+
+def signed_in(runtime: Runtime[Any] | None, configurable: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the signed-in user's claims on a server with authentication, else None."""
+    info = getattr(runtime, "server_info", None)
+    user = info.user if info is not None and info.user is not None else None
+    user = user or configurable.get("langgraph_auth_user")
+    if user is None:
+        return None
+    if isinstance(user, dict):
+        return user
+    if hasattr(user, "items"):  # the server's user proxy
+        return dict(user.items())
+    return {"identity": getattr(user, "identity", "")}

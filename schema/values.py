@@ -1,0 +1,190 @@
+"""The typed values the graph's state holds: routes, sources, declines, searches, judgments.
+
+Each is a TypedDict (or a Literal) so Studio shows it and mypy checks what nodes write; the state
+itself (its keys, reducers and per-turn start values) is in schema/state.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, get_args
+
+from typing_extensions import TypedDict
+
+Category = Literal["general", "simple", "complex", "realtime", "follow_up"]
+Relevance = Literal["correct", "ambiguous", "incorrect"]
+Shape = Literal["parallel", "sequential"]
+"""How a complex question splits: independent parts, or hops where each needs the last's answer."""
+GenerationMode = Literal["direct", "rag", "synthesis", "regenerate", "fallback", "none"]
+DeclineReason = Literal[
+    "no_documents",
+    "no_knowledge_base",
+    "no_relevant_documents",
+    "not_in_sources",
+    "unsupported",
+    "empty_answer",
+    "invalid_input",
+    "needs_clarification",
+]
+
+Counter = Literal[
+    "retrievals",
+    "generations",
+    "rewrites",
+    "regenerations",
+    "web_searches",
+    "model_calls",
+    "tokens_in",
+    "tokens_out",
+    "tokens_cached",
+]
+COUNTERS: tuple[Counter, ...] = get_args(Counter)
+"""The run's counters: State fields that add up within a turn, reported in Diagnostics."""
+
+
+class Route(TypedDict):
+    """How the question was classified, and why."""
+
+    category: Category
+    """general, simple, complex, realtime or follow_up."""
+    reason: str
+    """Why, in a few words (the rule that matched, or the model's verdict)."""
+    method: Literal["rule", "model", "cache", "default"]
+    """Which path decided: a rule, the model, the cache, or the default."""
+
+
+class Source(TypedDict):
+    """A document the answer relied on, as shown to the user."""
+
+    id: int
+    """Citation number used in the answer, e.g. [1]."""
+    title: str
+    """Title of the document or web page."""
+    source: str
+    """File path, URL or other origin reference."""
+    snippet: str
+    """The first characters of the passage used."""
+    origin: Literal["kb", "web"]
+    """Knowledge base or web."""
+    cited: bool
+    """Whether the answer text cites it explicitly."""
+
+
+class Decline(TypedDict):
+    """Why no answer was given: the knowledge base does not answer, or the turn could not run."""
+
+    reason: DeclineReason
+    """no_documents, no_relevant_documents, not_in_sources, unsupported, empty_answer, ..."""
+    detail: str
+    """What was found or checked, in plain words, for people and logs."""
+
+
+class SubSearch(TypedDict):
+    """One parallel search of a complex question: a part it names, or the whole question."""
+
+    index: int
+    """Position of the sub-question (0-based); the whole question's own search comes last."""
+    question: str
+    """The query searched."""
+    source_keys: list[str]
+    """Keys (doc_key) of the documents it found, in rank order."""
+
+
+class Hop(TypedDict):
+    """One step of a multi-step search: what was searched and the bridge fact it found."""
+
+    index: int
+    """Position of the hop (0-based)."""
+    query: str
+    """The search query of this hop (the next hop's query is written from its finding)."""
+    finding: str
+    """The fact found, in a few words; empty when the sources gave none."""
+    done: bool
+    """Whether the facts found so far answer the question (the model's verdict)."""
+    source_keys: list[str]
+    """Keys (doc_key) of the documents this hop retrieved, in rank order."""
+
+
+class SelfCheck(TypedDict):
+    """Self-RAG verdict on the latest answer."""
+
+    grounded: bool
+    """Every claim is supported by the sources."""
+    answers_question: bool
+    """The answer addresses the question."""
+    feedback: str
+    """What was wrong, fed back to the regeneration."""
+    parsed: bool
+    """False when the checker's output could not be read (verdict is the safe default)."""
+
+
+JudgeMethod = Literal["fitted", "model", "rule"]
+"""How a judgment was made: a fitted model over signals, a prompt to the chat model, or a rule."""
+
+
+class Judgment(TypedDict):
+    """One judgment of the turn (relevance, answerability, grounding, shape) and its grounds."""
+
+    node: str
+    """The node that judged (grade_documents, assess, self_check, decompose, ...)."""
+    method: JudgeMethod
+    """fitted, model or rule."""
+    score: float | None
+    """The probability or share the verdict was read from (None when there is none)."""
+    verdict: str
+    """What was decided, in a word or two (correct, ambiguous, answer, decline, grounded, ...)."""
+    detail: str
+    """Why, for people: the fallback taken, the sentences without support, ..."""
+
+
+class Diagnostics(TypedDict):
+    """What the run cost and what went wrong, for callers and dashboards."""
+
+    steps: list[str]
+    retrievals: int
+    generations: int
+    rewrites: int
+    regenerations: int
+    web_searches: int
+    model_calls: int
+    tokens_in: int
+    tokens_out: int
+    tokens_cached: int
+    """Of tokens_in, those a prefix cache served (llama.cpp's reuse, a provider's cached_tokens)."""
+    notes: list[str]
+    hops: list[Hop]
+    """The multi-step path's searches and findings, in order (empty on other paths)."""
+    answer_cache: Literal["off", "miss", "hit"]
+    """Whether this answer came from the answer cache (0 model calls) or was written now."""
+    support: float | None
+    """How likely the sources state the answer, as assessed before writing (None: not assessed)."""
+    judgments: list[Judgment]
+    """Every judgment of the turn in order, each with its method and score."""
+
+
+class TurnSettings(TypedDict, total=False):
+    """What the edges need from Context, copied at intake (a missing budget spends nothing)."""
+
+    max_rewrites: int
+    max_regenerations: int
+    max_web_searches: int
+    max_hops: int
+    answer_check: bool
+    """Check written answers against their sources (answer_check is not 'off')."""
+    decline_unsupported: bool
+    """Decline an answer still unsupported when its budget is spent (answer_check 'decline')."""
+    declines: bool
+    """Decline when the sources are unlikely to answer the question (declines 'when_unlikely')."""
+    clarify: bool
+    answer_cache: bool
+    """Look for (and keep) earlier answers to the same question."""
+
+
+class Recall(TypedDict):
+    """An earlier answer found for this question, and how."""
+
+    output: dict[str, Any]
+    """The output fields it was returned with (answer, sources, confidence, ...)."""
+    question: str
+    """The question it answered, as first asked (case, spacing and closing punctuation aside)."""
+    revision: int
+    """The knowledge-base revision it holds for."""
