@@ -26,6 +26,8 @@ from adaptive_rag.evaluation.judge_fit import (
 
 FALSE_DECLINES = 0.03
 """Share of answerable questions the chosen threshold may decline, out of fold."""
+STRENGTH = 0.2
+"""The logistic model's inverse regularisation: a few hundred runs, eighteen features."""
 
 
 def records(run_dirs: list[Path], excluded: set[str]) -> list[dict[str, Any]]:
@@ -92,14 +94,14 @@ def fit_answerable(run_dirs: list[Path], chat_model: str, excluded: set[str]) ->
         (CHAT_FREE_JUDGE, tuple(f for f in FEATURES if f not in CHAT_FEATURES)),
     ):
         xs = x[:, [FEATURES.index(f) for f in features]]
-        held = out_of_fold(features, xs, y, groups)
+        held = out_of_fold(features, xs, y, groups, c=STRENGTH)
         threshold = decline_threshold(held, y)
-        fitted = fit_logistic(name, features, xs, y)
+        fitted = fit_logistic(name, features, xs, y, c=STRENGTH)
         fitted_for = {"chat_model": chat_model} if name == JUDGE else {}
         judges[name] = Logistic(
             **{**fitted.__dict__, "thresholds": {"decline": threshold}, "fitted_for": fitted_for}
         )
-        away = left_out(features, xs, y, sets)
+        away = left_out(features, xs, y, sets, c=STRENGTH)
         report[name] = {
             "decline_below": round(threshold, 4),
             "held_out": error_table(held, y, sets, threshold),

@@ -46,7 +46,7 @@ def predict(model: Logistic, x: Matrix) -> Matrix:
 
 
 def out_of_fold(
-    features: Sequence[str], x: Matrix, y: Matrix, groups: Matrix, seed: int = 0
+    features: Sequence[str], x: Matrix, y: Matrix, groups: Matrix, seed: int = 0, c: float = 1.0
 ) -> Matrix:
     """Return each row's probability from a model fitted without its group's fold."""
     from sklearn.model_selection import GroupKFold  # noqa: PLC0415
@@ -59,7 +59,7 @@ def out_of_fold(
         if len(set(y[train].tolist())) < 2:
             held[test] = float(y[train].mean())
             continue
-        held[test] = predict(fit_logistic("fold", features, x[train], y[train]), x[test])
+        held[test] = predict(fit_logistic("fold", features, x[train], y[train], c), x[test])
     return held
 
 
@@ -70,7 +70,7 @@ def left_out(features: Sequence[str], x: Matrix, y: Matrix, sets: Matrix) -> dic
         train, test = sets != name, sets == name
         if len(set(y[train].tolist())) < 2:
             continue
-        found[name] = predict(fit_logistic("left_out", features, x[train], y[train]), x[test])
+        found[name] = predict(fit_logistic("left_out", features, x[train], y[train], c), x[test])
     return found
 
 
