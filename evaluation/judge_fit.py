@@ -63,7 +63,9 @@ def out_of_fold(
     return held
 
 
-def left_out(features: Sequence[str], x: Matrix, y: Matrix, sets: Matrix) -> dict[str, Matrix]:
+def left_out(
+    features: Sequence[str], x: Matrix, y: Matrix, sets: Matrix, c: float = 1.0
+) -> dict[str, Matrix]:
     """Return, per set, its rows' probabilities from a model fitted on the other sets only."""
     found = {}
     for name in sorted(set(sets.tolist())):
