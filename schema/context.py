@@ -93,6 +93,14 @@ class Context:
         default=False,
         metadata={"description": "Return each hit's whole section instead of the chunk."},
     )
+    graph: Literal["on", "off"] = field(
+        default="on",
+        metadata={
+            "description": "Entity graph search: 'on' also brings in the chunk that shares a"
+            " name with the top hits (the bridge of a multi-hop question; no model call), 'off'"
+            " searches by keywords and meaning only. Default 'on'."
+        },
+    )
     multi_query: bool = field(
         default=False,
         metadata={
