@@ -5,12 +5,13 @@ process that opens the collection, embedded or on a Chroma server, reads the sam
 module holds what is derived from them per revision, beside the BM25 index: the chunk -> entity
 and entity -> chunk adjacency as compressed sparse rows (numpy only), saved with the index.
 
-The walk is one step of personalized PageRank from the top hits, chunk -> entity -> chunk: each
-seed passes its weight to its entities and each entity to the chunks that hold it, divided by how
-many sections hold it (a name in two sections links them strongly; a topic in fifty, hardly).
-Entities the question names are left out (search already finds their chunks: the walk is for the
-chunk that names what the question does not: the bridge), and so are entities held by more than
-`SPECIFIC` sections. Only chunks the reader may read are counted, reached or returned.
+The walk is personalized PageRank (as HippoRAG runs it) from the top hits and the question's
+entities, over chunk -> entity -> chunk edges: each chunk passes its weight to its entities and
+each entity to the chunks that hold it, divided by how many do (a name two chunks share links them
+strongly; a topic in fifty, hardly), half of it returning to the seeds at each step. Its budget is
+the neighbourhood: only the entities the seeds and the question hold, none held by more than
+`WIDE` chunks, so a walk costs the same in a collection of a thousand chunks or a million. Only
+chunks the reader may read are counted, reached or returned.
 """
 
 from __future__ import annotations
@@ -22,10 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
-SPECIFIC = 2
-"""An entity links chunks when at most this many sections (that the reader may read) hold it."""
 WIDE = 64
 """An entity held by more chunks than this is a topic, not a link: never walked (a cost bound)."""
+QUESTION_WEIGHT = 0.5
+"""The question's entities seed the walk with this share of the top hits' weight."""
+DAMPING = 0.5
+"""The share of the weight that returns to the seeds at each step (HippoRAG's)."""
+STEPS = 10
+"""Power iterations of the walk (its ranking no longer changes after a few)."""
 
 
 @dataclass(frozen=True)
@@ -45,13 +50,11 @@ class EntityGraph:
         entities: list[str],
         chunk_ptr: np.ndarray,
         chunk_entities: np.ndarray,
-        sections: np.ndarray,
     ) -> None:
         self.entities = entities
         self.lookup = {name: i for i, name in enumerate(entities)}
         self.chunk_ptr = chunk_ptr
         self.chunk_entities = chunk_entities
-        self.sections = sections
         order = np.argsort(chunk_entities, kind="stable")
         owners = np.repeat(np.arange(len(chunk_ptr) - 1), np.diff(chunk_ptr))
         self.entity_chunks = owners[order].astype(np.int32)
@@ -59,21 +62,18 @@ class EntityGraph:
         self.entity_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
 
     @classmethod
-    def build(cls, per_chunk: Sequence[Sequence[str]], sections: Sequence[str]) -> EntityGraph:
-        """Index each chunk's entity keys; `sections` names each chunk's section (its parent)."""
+    def build(cls, per_chunk: Sequence[Sequence[str]]) -> EntityGraph:
+        """Index each chunk's entity keys (one list per chunk position)."""
         lookup: dict[str, int] = {}
         ptr = [0]
         flat: list[int] = []
         for names in per_chunk:
             flat.extend(lookup.setdefault(name, len(lookup)) for name in dict.fromkeys(names))
             ptr.append(len(flat))
-        section_ids: dict[str, int] = {}
-        section = [section_ids.setdefault(s, len(section_ids)) for s in sections]
         return cls(
             list(lookup),
             np.asarray(ptr, dtype=np.int64),
             np.asarray(flat, dtype=np.int32),
-            np.asarray(section, dtype=np.int32),
         )
 
     def __len__(self) -> int:
@@ -85,7 +85,7 @@ class EntityGraph:
 
     def nbytes(self) -> int:
         """Return the size of the adjacency arrays (the entity names not counted)."""
-        arrays = (self.chunk_ptr, self.chunk_entities, self.sections)
+        arrays = (self.chunk_ptr, self.chunk_entities)
         return sum(a.nbytes for a in (*arrays, self.entity_chunks, self.entity_ptr))
 
     def entities_of(self, position: int) -> list[str]:
@@ -98,47 +98,72 @@ class EntityGraph:
         seeds: Sequence[tuple[int, float]],
         question: set[str],
         allowed: np.ndarray | None,
+        depth: int,
     ) -> list[Reached]:
-        """Return the chunks one step from the seeds reaches, best first (seeds left out).
+        """Return up to `depth` chunks by personalized PageRank from the seeds, best first.
 
         `seeds` are the top hits as (position, weight); `question` holds the question's entity
-        keys: no step goes through one, and no chunk holding one is returned (search finds
-        those). `allowed` is a 0/1 weight per position (who may read it), None for all.
+        keys, which seed the walk too; `allowed` is a 0/1 weight per position (who may read it),
+        None for all.
         """
-        scores: dict[int, float] = {}
-        links: dict[int, list[str]] = {}
-        sections = {int(self.sections[p]) for p, _ in seeds}
-        named = {self.lookup[n] for n in question if n in self.lookup}
+        entities, members = self._neighbourhood(seeds, question, allowed)
+        if not entities:
+            return []
+        owners = np.concatenate(members)
+        chunks, row = np.unique(
+            np.concatenate([owners, [p for p, _ in seeds]]), return_inverse=True
+        )
+        row = row[: len(owners)]
+        column = np.repeat(np.arange(len(entities)), [len(m) for m in members])
+        held = np.diff(self.chunk_ptr)[chunks].astype(float)  # weight to other entities is lost
+        holders = np.array([len(m) for m in members], dtype=float)
+        start_chunks = np.zeros(len(chunks))
         for position, weight in seeds:
+            start_chunks[np.searchsorted(chunks, position)] += weight
+        asked = np.array([name in question for name in entities])
+        start_entities = np.where(asked, 1.0 / holders, 0.0)  # a rare name says more
+        if start_entities.sum():
+            start_entities *= QUESTION_WEIGHT * start_chunks.sum() / start_entities.sum()
+        total = start_chunks.sum() + start_entities.sum()
+        start_chunks, start_entities = start_chunks / total, start_entities / total
+        at_chunks, at_entities = start_chunks, start_entities
+        for _ in range(STEPS):
+            to_entities = np.bincount(column, at_chunks[row] / held[row], len(entities))
+            to_chunks = np.bincount(row, at_entities[column] / holders[column], len(chunks))
+            at_chunks = DAMPING * start_chunks + (1 - DAMPING) * to_chunks
+            at_entities = DAMPING * start_entities + (1 - DAMPING) * to_entities
+        linked: dict[int, list[str]] = {}
+        for r, c in zip(row.tolist(), column.tolist(), strict=True):
+            linked.setdefault(r, []).append(entities[c])
+        best = np.argsort(-at_chunks, kind="stable")[:depth]
+        return [
+            Reached(int(chunks[i]), float(at_chunks[i]), tuple(linked.get(int(i), ())))
+            for i in best
+            if at_chunks[i] > 0
+        ]
+
+    def _neighbourhood(
+        self, seeds: Sequence[tuple[int, float]], question: set[str], allowed: np.ndarray | None
+    ) -> tuple[list[str], list[np.ndarray]]:
+        """Return the entities the seeds and the question hold, each with its readable chunks.
+
+        An entity held by more than WIDE chunks is a topic, not a link, and is left out.
+        """
+        ids = {self.lookup[name] for name in question if name in self.lookup}
+        for position, _ in seeds:
             start, end = self.chunk_ptr[position], self.chunk_ptr[position + 1]
-            for entity in self.chunk_entities[start:end].tolist():
-                name = self.entities[entity]
-                members = None if name in question else self._members(entity, allowed)
-                if members is None:
-                    continue
-                held = len(np.unique(self.sections[members]))
-                for member in members.tolist():
-                    if int(self.sections[member]) in sections or self._names(member, named):
-                        continue  # a seed's section, or a chunk search finds by the question's name
-                    scores[member] = scores.get(member, 0.0) + weight / held
-                    links.setdefault(member, []).append(name)
-        ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
-        return [Reached(p, s, tuple(dict.fromkeys(links[p]))) for p, s in ranked]
-
-    def _names(self, position: int, entities: set[int]) -> bool:
-        """Whether the chunk at a position holds one of these entity ids."""
-        start, end = self.chunk_ptr[position], self.chunk_ptr[position + 1]
-        return bool(entities) and not entities.isdisjoint(self.chunk_entities[start:end].tolist())
-
-    def _members(self, entity: int, allowed: np.ndarray | None) -> np.ndarray | None:
-        """Return the readable chunks holding an entity, None when it is too common to link."""
-        members = self.entity_chunks[self.entity_ptr[entity] : self.entity_ptr[entity + 1]]
-        if len(members) > WIDE:
-            return None
-        if allowed is not None:
-            members = members[allowed[members] > 0]
-        held = len(np.unique(self.sections[members]))
-        return members if 1 < held <= SPECIFIC else None
+            ids.update(self.chunk_entities[start:end].tolist())
+        entities, members = [], []
+        for entity in sorted(ids):
+            found = self.entity_chunks[self.entity_ptr[entity] : self.entity_ptr[entity + 1]]
+            if len(found) > WIDE:
+                continue
+            if allowed is not None:
+                found = found[allowed[found] > 0]
+            if len(found):
+                entities.append(self.entities[entity])
+                members.append(found)
+        return entities, members
 
     def save(self, folder: Path) -> None:
         """Write the graph into a folder (the keyword index's staging folder)."""
@@ -146,7 +171,6 @@ class EntityGraph:
             folder / "graph.npz",
             chunk_ptr=self.chunk_ptr,
             chunk_entities=self.chunk_entities,
-            sections=self.sections,
         )
         (folder / "entities.json").write_text(json.dumps(self.entities, ensure_ascii=False))
 
@@ -155,7 +179,7 @@ class EntityGraph:
         """Read a saved graph, or None if there is none (or it is unreadable)."""
         try:
             with np.load(folder / "graph.npz", allow_pickle=False) as arrays:
-                parts = (arrays["chunk_ptr"], arrays["chunk_entities"], arrays["sections"])
+                parts = (arrays["chunk_ptr"], arrays["chunk_entities"])
             entities = json.loads((folder / "entities.json").read_text())
         except (OSError, ValueError, KeyError):
             return None

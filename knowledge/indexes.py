@@ -22,10 +22,7 @@ def derive(chunks: Any, revision: str) -> KeywordIndex:
         for doc, meta in zip(everything["documents"], metas, strict=True)
     ]
     access = [{key: meta[key] for key in (OWNER, GROUPS) if key in meta} for meta in metas]
-    graph = EntityGraph.build(
-        [list(meta.get(ENTITIES) or []) for meta in metas],
-        [str(meta.get("parent_id") or cid) for cid, meta in zip(ids, metas, strict=True)],
-    )
+    graph = EntityGraph.build([list(meta.get(ENTITIES) or []) for meta in metas])
     return KeywordIndex.build(ids, texts, revision, access, graph)
 
 

@@ -59,7 +59,7 @@ class KeywordIndex:
         self._retriever = retriever
         self.fingerprint = fingerprint
         self.access = access
-        self.graph = graph if graph is not None else EntityGraph.build([[] for _ in ids], ids)
+        self.graph = graph if graph is not None else EntityGraph.build([[] for _ in ids])
         self.position = {cid: i for i, cid in enumerate(ids)}
         self._owners = np.array([a.get(OWNER) for a in access], dtype=object)
         self._shared: dict[str, np.ndarray] = {}

@@ -1,8 +1,9 @@
 """Hybrid search: vector (Chroma) and keyword (BM25) results fused by reciprocal rank.
 
-With `graph` on, the entity graph (knowledge.graph) then walks from the top fused hits to the
-chunks that share a specific entity with them, and its short ranking is fused with the other two:
-how a question reaches the document that names what the question does not (the bridge).
+With `graph` on, the entity graph (knowledge.graph) then ranks chunks by personalized PageRank
+from the top fused hits and the question's entities, and its ranking is fused with the other two
+by the same RRF: how a question reaches the document that names what the question does not (the
+bridge), and how documents that share names with the best hits rise among the others.
 """
 
 from __future__ import annotations
@@ -37,9 +38,7 @@ AGREEMENT_DEPTH = 3
 CHANNELS = ("vector", "keyword", "graph")
 """The search channels; each returned chunk carries its `<channel>_rank` and `<channel>_score`."""
 GRAPH_SEEDS = 2
-"""The top fused hits the graph walks from (each weighted 1 / its rank)."""
-GRAPH_LINKS = 1
-"""The linked chunks the graph channel ranks after its seeds (then fused like any channel)."""
+"""The top fused hits the graph walks from (each weighted 1 / its rank), with the question."""
 
 
 class RetrievalDegradedError(RuntimeError):
@@ -139,15 +138,10 @@ class HybridRetriever(BaseRetriever):
     def _walk(
         self, query: str, seeds: list[str]
     ) -> tuple[list[tuple[str, float]], dict[str, tuple[str, ...]]]:
-        """Return the graph channel's ranking, and the entities that linked each chunk it added.
-
-        As in personalized PageRank, the seeds (weighted 1 / rank) lead the ranking, then the
-        chunks the walk reached from them.
-        """
+        """Return the graph channel's ranking, and the entities that linked each chunk in it."""
         weighted = [(cid, 1.0 / rank) for rank, cid in enumerate(seeds, start=1)]
-        reached = self.kb.graph_search(query, weighted, self.reader)[:GRAPH_LINKS]
-        ranking = weighted + [(cid, r.score) for cid, r in reached]
-        return ranking, {cid: r.entities for cid, r in reached}
+        reached = self.kb.graph_search(query, weighted, self.fetch_k, self.reader)
+        return [(cid, r.score) for cid, r in reached], {cid: r.entities for cid, r in reached}
 
     def _widen(self, docs: list[Document]) -> list[Document]:
         """Replace chunks with their whole sections, one per section (small-to-big)."""

@@ -198,18 +198,28 @@ class KnowledgeBase(Ingestion):
         return self.keyword_index().search(query, n, reader or Reader())
 
     def graph_search(
-        self, question: str, seeds: list[tuple[str, float]], reader: Reader | None = None
+        self,
+        question: str,
+        seeds: list[tuple[str, float]],
+        n: int,
+        reader: Reader | None = None,
     ) -> list[tuple[str, Reached]]:
-        """Return the chunks the entity graph links to the seeds (chunk id, weight), best first.
+        """Return up to n chunks the entity graph ranks from the seeds (chunk id, weight).
 
-        Only chunks the reader may read are walked through or returned (knowledge.graph).
+        The walk starts from the seeds and the question's entities; only chunks the reader may
+        read are walked through or returned (knowledge.graph).
         """
         reader = reader or Reader()
         index = self.keyword_index()
-        positions = [(index.position[c], w) for c, w in seeds if c in index.position]
         allowed = None if reader.everyone else index.readable(reader)
+        positions = [
+            (p, w)
+            for c, w in seeds
+            if (p := index.position.get(c)) is not None and (allowed is None or allowed[p])
+        ]
         names = set(entities_of(question))
-        return [(index.ids[r.position], r) for r in index.graph.walk(positions, names, allowed)]
+        found = index.graph.walk(positions, names, allowed, n)
+        return [(index.ids[r.position], r) for r in found]
 
     def keyword_index(self) -> KeywordIndex:
         """Return the BM25 index and entity graph, rebuilt if the collection changed since."""

@@ -96,9 +96,9 @@ class Context:
     graph: Literal["on", "off"] = field(
         default="on",
         metadata={
-            "description": "Entity graph search: 'on' also brings in the chunk that shares a"
-            " name with the top hits (the bridge of a multi-hop question; no model call), 'off'"
-            " searches by keywords and meaning only. Default 'on'."
+            "description": "Entity graph search: 'on' also ranks chunks by the names they share"
+            " with the top hits and the question (the bridge of a multi-hop question; no model"
+            " call), 'off' searches by keywords and meaning only. Default 'on'."
         },
     )
     multi_query: bool = field(
