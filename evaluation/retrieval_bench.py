@@ -61,6 +61,7 @@ def recall_table(
             questions = list(dataset.questions)
             random.Random(seed).shuffle(questions)
             questions = questions[:limit] if limit else questions
+            baseline: list[float] = []
             for label, mode, graph in MODES:
                 retriever = HybridRetriever(kb=kb, k=30, fetch_k=30, mode=mode, graph=graph)
                 per_q, latencies = [], []
@@ -71,6 +72,13 @@ def recall_table(
                     per_q.append(ranking_scores(ranked, set(q["gold_doc_ids"])))
                 row = {"dataset": dataset.name, "mode": label, "questions": len(per_q)}
                 row.update({m: round(statistics.mean(s[m] for s in per_q), 3) for m in per_q[0]})
+                mine = [s["allgold@4"] for s in per_q]
+                baseline = baseline or (mine if label == "hybrid" else [])
+                if baseline and label != "hybrid":  # paired: questions won / lost against hybrid
+                    pairs = list(zip(mine, baseline, strict=True))
+                    row["allgold@4_won_lost"] = f"{sum(a > b for a, b in pairs)}/" + str(
+                        sum(a < b for a, b in pairs)
+                    )
                 row["median_ms"] = round(1000 * statistics.median(latencies), 1)
                 row["chunks"] = kb.count()
                 row["ingest_chunks_per_s"] = round(kb.count() / ingest_s, 1)

@@ -110,9 +110,8 @@ class EntityGraph:
         if not entities:
             return []
         owners = np.concatenate(members)
-        chunks, row = np.unique(
-            np.concatenate([owners, [p for p, _ in seeds]]), return_inverse=True
-        )
+        starts = np.asarray([p for p, _ in seeds], dtype=owners.dtype)
+        chunks, row = np.unique(np.concatenate([owners, starts]), return_inverse=True)
         row = row[: len(owners)]
         column = np.repeat(np.arange(len(entities)), [len(m) for m in members])
         held = np.diff(self.chunk_ptr)[chunks].astype(float)  # weight to other entities is lost
@@ -122,9 +121,11 @@ class EntityGraph:
             start_chunks[np.searchsorted(chunks, position)] += weight
         asked = np.array([name in question for name in entities])
         start_entities = np.where(asked, 1.0 / holders, 0.0)  # a rare name says more
-        if start_entities.sum():
+        if start_entities.sum() and start_chunks.sum():
             start_entities *= QUESTION_WEIGHT * start_chunks.sum() / start_entities.sum()
         total = start_chunks.sum() + start_entities.sum()
+        if not total:
+            return []
         start_chunks, start_entities = start_chunks / total, start_entities / total
         at_chunks, at_entities = start_chunks, start_entities
         for _ in range(STEPS):

@@ -55,6 +55,18 @@ def test_the_walk_reaches_the_bridge_document_through_the_bridge_entity(
     assert any(bridge.startswith(e) or e.endswith(bridge) for e in found.entities)
 
 
+def test_the_question_alone_seeds_the_walk_and_nothing_gives_nothing(
+    bridge_kb: KnowledgeBase,
+) -> None:
+    question = QUESTIONS[0]["question"]  # names the Halden valve
+    found = {
+        bridge_kb.get([cid])[0].metadata["doc_id"]
+        for cid, _ in bridge_kb.graph_search(question, [], 5)
+    }
+    assert "en-halden-valve" in found
+    assert bridge_kb.graph_search("what is this?", [], 5) == []
+
+
 def test_default_retrieval_finds_both_bridge_documents_where_search_alone_finds_none(
     bridge_kb: KnowledgeBase,
 ) -> None:
