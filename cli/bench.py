@@ -52,7 +52,8 @@ def bench_retrieval(
         ([], []) if not recall_table else rb.recall_table(chosen, limit, embedding_model, fusions)
     )
     scale = sb.scale_table([int(s) for s in sizes.split(",") if s.strip()])
-    text = f"### Recall\n\n{table(recall)}\n\n"
+    columns = list(dict.fromkeys(key for row in recall for key in row))  # some rows have more
+    text = f"### Recall\n\n{table(recall, columns)}\n\n"
     if fused:
         text += f"### The graph's fusion\n\n{table(fused)}\n\n"
     text += f"### Latency at scale\n\n{table(scale)}\n"
