@@ -198,11 +198,7 @@ class KnowledgeBase(Ingestion):
         return self.keyword_index().search(query, n, reader or Reader())
 
     def graph_search(
-        self,
-        question: str,
-        seeds: list[tuple[str, float]],
-        n: int,
-        reader: Reader | None = None,
+        self, question: str, seeds: list[tuple[str, float]], n: int, reader: Reader | None = None
     ) -> list[tuple[str, Reached]]:
         """Return up to n chunks the entity graph ranks from the seeds (chunk id, weight).
 
@@ -217,8 +213,7 @@ class KnowledgeBase(Ingestion):
             for c, w in seeds
             if (p := index.position.get(c)) is not None and (allowed is None or allowed[p])
         ]
-        names = set(entities_of(question))
-        found = index.graph.walk(positions, names, allowed, n)
+        found = index.graph.walk(positions, set(entities_of(question)), allowed, n)
         return [(index.ids[r.position], r) for r in found]
 
     def keyword_index(self) -> KeywordIndex:
