@@ -56,7 +56,7 @@ def open_graph() -> Any:
                 raise fail(f"cannot use PostgreSQL at POSTGRES_URI: {exc}", EXIT_NETWORK) from exc
             raise
         return
-    from adaptive_rag.knowledge.store import user_data_dir  # noqa: PLC0415
+    from adaptive_rag.knowledge.clients import user_data_dir  # noqa: PLC0415
     from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: PLC0415
 
     path = user_data_dir() / "threads.sqlite"

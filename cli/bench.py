@@ -15,23 +15,48 @@ app.add_typer(bench, name="bench")
 
 @bench.command("retrieval")
 def bench_retrieval(
-    limit: Annotated[int, typer.Option(help="Questions per data set.")] = 200,
+    limit: Annotated[int, typer.Option(help="Questions per data set (0: all).")] = 200,
+    sets: Annotated[
+        str, typer.Option(help="Comma-separated shared sets ('' for none).")
+    ] = "multihop_rag,squad2,cmrc2018",
+    questions: Annotated[
+        list[Path] | None,
+        typer.Option(help="A questions JSONL of your own (repeatable; each with a --corpus)."),
+    ] = None,
+    corpus: Annotated[
+        list[Path] | None, typer.Option(help="The corpus JSONL of each --questions, in order.")
+    ] = None,
     sizes: Annotated[
         str, typer.Option(help="Synthetic collection sizes for latency.")
     ] = "1000,10000,100000",
     embedding_model: Annotated[str, typer.Option(help="Embedding model.")] = "auto",
+    fusions: Annotated[
+        bool, typer.Option("--fusions/--no-fusions", help="Also score the graph's fusion variants.")
+    ] = False,
     out: Annotated[Path | None, typer.Option(help="Also write the tables here (Markdown).")] = None,
     recall_table: Annotated[
         bool, typer.Option("--recall/--no-recall", help="Measure recall.")
     ] = True,
 ) -> None:
-    """Recall of BM25, vector and hybrid search; ingestion speed; latency at scale."""
+    """Recall of BM25, vector, hybrid and hybrid + graph; ingestion speed; latency at scale."""
     from adaptive_rag.evaluation import retrieval_bench as rb  # noqa: PLC0415
+    from adaptive_rag.evaluation import scale_bench as sb  # noqa: PLC0415
+    from adaptive_rag.evaluation.sets import load_eval_set, retrieval_sets  # noqa: PLC0415
     from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
 
-    recall = rb.recall_table(limit, embedding_model) if recall_table else []
-    scale = rb.scale_table([int(s) for s in sizes.split(",") if s.strip()])
-    text = f"### Recall\n\n{table(recall)}\n\n### Latency at scale\n\n{table(scale)}\n"
+    if len(questions or []) != len(corpus or []):
+        raise typer.BadParameter("give one --corpus per --questions, in the same order")
+    chosen = retrieval_sets([s.strip() for s in sets.split(",") if s.strip()]) if sets else []
+    chosen += [load_eval_set(str(q), c) for q, c in zip(questions or [], corpus or [], strict=True)]
+    recall, fused = (
+        ([], []) if not recall_table else rb.recall_table(chosen, limit, embedding_model, fusions)
+    )
+    scale = sb.scale_table([int(s) for s in sizes.split(",") if s.strip()])
+    columns = list(dict.fromkeys(key for row in recall for key in row))  # some rows have more
+    text = f"### Recall\n\n{table(recall, columns)}\n\n"
+    if fused:
+        text += f"### The graph's fusion\n\n{table(fused)}\n\n"
+    text += f"### Latency at scale\n\n{table(scale)}\n"
     typer.echo(text)
     if out:
         out.write_text(text)

@@ -59,7 +59,7 @@ def served_config() -> Path:
     """Write a langgraph.json that serves the installed package, in the user data dir."""
     import json  # noqa: PLC0415
 
-    from adaptive_rag.knowledge.store import user_data_dir  # noqa: PLC0415
+    from adaptive_rag.knowledge.clients import user_data_dir  # noqa: PLC0415
 
     folder = user_data_dir() / "server"
     folder.mkdir(parents=True, exist_ok=True)

@@ -55,8 +55,8 @@ def names_and_words(text: str) -> tuple[set[str], set[str]]:
     words: set[str] = set()
     if not CJK.search(text):
         return names, words
-    jieba, tags = _jieba()
-    for word in jieba.cut(text):
+    tags = _jieba()[1]
+    for word in cut(text):
         if not CJK.search(word):
             continue
         flag = tags.get(word, "")
@@ -66,6 +66,16 @@ def names_and_words(text: str) -> tuple[set[str], set[str]]:
             words.add(word)
     words -= names
     return names, words
+
+
+def cut(text: str) -> list[str]:
+    """Return jieba's words of a text (its dictionary, then its hidden Markov model)."""
+    return list(_jieba()[0].cut(text))
+
+
+def unknown(word: str) -> bool:
+    """Whether jieba's dictionary lacks a word (its hidden Markov model found it: often a name)."""
+    return word not in _jieba()[1]
 
 
 def word_found(word: str, haystack: str) -> bool:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_rag.core.access import GROUPS, OWNER, access_metadata
+from adaptive_rag.core.entities import entities_of
 from adaptive_rag.knowledge.chunking import Section, chunk_documents, index_text
 from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.knowledge.loading import LoadError, iter_files, load_file
@@ -149,6 +150,7 @@ class Ingestion:
         for chunk in chunks:
             chunk.metadata.pop(GROUPS, None)  # who may read is the ingest's to say, not the file's
             chunk.metadata.update(access, file_hash=file_hash, file_chunks=len(chunks))
+            chunk.metadata["entities"] = entities_of(index_text(chunk))  # the graph's (store)
         (report.replaced if existing["ids"] else report.added).append(source)
         return _Prepared(source, file_hash, chunks, sections, old_ids, access, stale_access)
 

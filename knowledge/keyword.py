@@ -1,4 +1,8 @@
-"""BM25 keyword search (bm25s) with jieba for Chinese, persisted beside its collection."""
+"""BM25 keyword search (bm25s) with jieba for Chinese, persisted beside its collection.
+
+The index is what a search derives from the collection at one revision: BM25 over the chunks, who
+may read each, and the entity graph of knowledge.graph, saved together so they never disagree.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from typing import Any
 import bm25s
 import numpy as np
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
+from adaptive_rag.knowledge.graph import EntityGraph
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -40,13 +45,21 @@ Access = list[dict[str, Any]]
 
 
 class KeywordIndex:
-    """A BM25 index over chunk ids, rebuilt whole whenever its collection changes."""
+    """A BM25 index and an entity graph over chunk ids, rebuilt whenever the collection changes."""
 
-    def __init__(self, ids: list[str], retriever: Any, fingerprint: str, access: Access) -> None:
+    def __init__(
+        self,
+        ids: list[str],
+        retriever: Any,
+        fingerprint: str,
+        access: Access,
+        graph: EntityGraph | None = None,
+    ) -> None:
         self.ids = ids
         self._retriever = retriever
         self.fingerprint = fingerprint
         self.access = access
+        self.graph = graph if graph is not None else EntityGraph.build([[] for _ in ids])
         self.position = {cid: i for i, cid in enumerate(ids)}
         self._owners = np.array([a.get(OWNER) for a in access], dtype=object)
         self._shared: dict[str, np.ndarray] = {}
@@ -56,13 +69,18 @@ class KeywordIndex:
 
     @classmethod
     def build(
-        cls, ids: list[str], texts: list[str], fingerprint: str, access: Access
+        cls,
+        ids: list[str],
+        texts: list[str],
+        fingerprint: str,
+        access: Access,
+        graph: EntityGraph | None = None,
     ) -> KeywordIndex:
-        """Index texts (one per id) with who may read each."""
+        """Index texts (one per id) with who may read each, and their entity graph."""
         retriever = bm25s.BM25()
         if ids:
             retriever.index([tokenize(t) for t in texts], show_progress=False)
-        return cls(ids, retriever, fingerprint, access)
+        return cls(ids, retriever, fingerprint, access, graph)
 
     def readable(self, reader: Reader) -> np.ndarray:
         """Return a 0/1 weight per id: whether the reader may read it (Reader.may_read)."""
@@ -95,6 +113,7 @@ class KeywordIndex:
         staging.mkdir(parents=True)
         if self.ids:
             self._retriever.save(str(staging / "bm25"))
+        self.graph.save(staging)
         (staging / "meta.json").write_text(
             json.dumps({"ids": self.ids, "fingerprint": self.fingerprint, "access": self.access})
         )
@@ -112,8 +131,9 @@ class KeywordIndex:
             meta = json.loads((folder / "meta.json").read_text())
             retriever = bm25s.BM25.load(str(folder / "bm25")) if meta["ids"] else bm25s.BM25()
             access = list(meta["access"])
-            if len(access) != len(meta["ids"]):
-                return None
-            return cls(list(meta["ids"]), retriever, str(meta["fingerprint"]), access)
+            graph = EntityGraph.load(folder)
+            if graph is None or not len(access) == len(graph) == len(meta["ids"]):
+                return None  # saved before the graph existed, or damaged: rebuilt
+            return cls(list(meta["ids"]), retriever, str(meta["fingerprint"]), access, graph)
         except (OSError, ValueError, KeyError):
             return None

@@ -1,4 +1,10 @@
-"""Hybrid search: vector (Chroma) and keyword (BM25) results fused by reciprocal rank."""
+"""Hybrid search: vector (Chroma) and keyword (BM25) results fused by reciprocal rank.
+
+With `graph` on, the entity graph (knowledge.graph) then ranks chunks by personalized PageRank
+from the top fused hits and the question's entities, and its ranking is fused with the other two
+by the same RRF: how a question reaches the document that names what the question does not (the
+bridge), and how documents that share names with the best hits rise among the others.
+"""
 
 from __future__ import annotations
 
@@ -29,8 +35,10 @@ def chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 AGREEMENT_DEPTH = 3
-CHANNELS = ("vector", "keyword")
+CHANNELS = ("vector", "keyword", "graph")
 """The search channels; each returned chunk carries its `<channel>_rank` and `<channel>_score`."""
+GRAPH_SEEDS = 2
+"""The top fused hits the graph walks from (each weighted 1 / its rank), with the question."""
 
 
 class RetrievalDegradedError(RuntimeError):
@@ -49,6 +57,8 @@ class HybridRetriever(BaseRetriever):
     small_to_big: bool = False
     reader: Reader = Reader()
     """Who is asking: only documents they may read are searched or returned (core.access)."""
+    graph: bool = True
+    """Walk the entity graph from the top hits and fuse what it links (the `graph` channel)."""
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun | None = None
@@ -86,6 +96,18 @@ class HybridRetriever(BaseRetriever):
             if len(rankings) > 1
             else set()
         )
+        linked: dict[str, tuple[str, ...]] = {}
+        if self.graph and fused:
+            try:
+                walked, linked = self._walk(query, [cid for cid, _ in fused[:GRAPH_SEEDS]])
+            except Exception as exc:  # the graph is an addition: without it, search as before
+                failures.append(f"graph walk failed ({describe(exc)})")
+            else:
+                rankings.append([cid for cid, _ in walked])
+                channel_hits["graph"] = {
+                    cid: (rank, score) for rank, (cid, score) in enumerate(walked, start=1)
+                }
+                fused = reciprocal_rank_fusion(rankings)
         docs = []
         for doc in self.kb.get([cid for cid, _ in fused[: self.fetch_k * 2]]):
             # both channels filtered already; this check is the one every returned chunk passes
@@ -98,6 +120,7 @@ class HybridRetriever(BaseRetriever):
             doc.metadata["score"] = round(scores.get(cid, 0.0), 5)
             doc.metadata["rank"] = fused_rank.get(cid, 0)
             doc.metadata["agreement"] = cid in agreed
+            doc.metadata["graph_entities"] = list(linked.get(cid, ()))  # which entities linked it
             for name in CHANNELS:  # rank 0: this channel did not find it (or did not run)
                 rank, score = channel_hits.get(name, {}).get(cid, (0, 0.0))
                 doc.metadata[f"{name}_rank"] = rank
@@ -111,6 +134,14 @@ class HybridRetriever(BaseRetriever):
             for doc in docs:
                 doc.metadata["degraded"] = "; ".join(failures)
         return self._widen(docs) if self.small_to_big else docs
+
+    def _walk(
+        self, query: str, seeds: list[str]
+    ) -> tuple[list[tuple[str, float]], dict[str, tuple[str, ...]]]:
+        """Return the graph channel's ranking, and the entities that linked each chunk in it."""
+        weighted = [(cid, 1.0 / rank) for rank, cid in enumerate(seeds, start=1)]
+        reached = self.kb.graph_search(query, weighted, self.fetch_k, self.reader)
+        return [(cid, r.score) for cid, r in reached], {cid: r.entities for cid, r in reached}
 
     def _widen(self, docs: list[Document]) -> list[Document]:
         """Replace chunks with their whole sections, one per section (small-to-big)."""

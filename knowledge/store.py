@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 import math
-import os
 import threading
 from pathlib import Path
 from typing import Any
 
-from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
+from adaptive_rag.core.access import Reader
+from adaptive_rag.core.entities import VERSION, entities_of
 from adaptive_rag.core.environment import default_collection
 from adaptive_rag.knowledge.answer_cache import AnswerCache
-from adaptive_rag.knowledge.chunking import index_text
+from adaptive_rag.knowledge.clients import chroma_client
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
+from adaptive_rag.knowledge.graph import Reached
+from adaptive_rag.knowledge.indexes import derive, summarise
 from adaptive_rag.knowledge.ingest import Ingestion
 from adaptive_rag.knowledge.keyword import KeywordIndex
+from adaptive_rag.knowledge.upgrade import ACCESS_CONTROL, ENTITIES, get_all, upgrade
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-PAGE = 5000  # Chroma's SQLite refuses one query over ~32k variables: read big collections in pages
 POST_FILTER_MIN_SHARE = 0.1
 """Below this share of readable chunks Chroma's own filter is cheaper than over-fetching."""
-ACCESS_CONTROL = "access_control"
-"""Collection metadata: every chunk carries an owner (core.access); older ones are backfilled."""
 
 
 class KnowledgeBaseError(RuntimeError):
@@ -30,34 +30,6 @@ class KnowledgeBaseError(RuntimeError):
 
     failure_kind = "knowledge_base_unavailable"
     """How a node reports it (core.failures)."""
-
-
-def user_data_dir() -> Path:
-    """Return the user data directory (ADAPTIVE_RAG_DATA overrides it)."""
-    configured = os.environ.get("ADAPTIVE_RAG_DATA")
-    if configured:
-        return Path(configured).expanduser()
-    import platformdirs  # noqa: PLC0415
-
-    return Path(platformdirs.user_data_dir("adaptive-rag"))
-
-
-def _client(kb_path: str) -> tuple[Any, str, Path]:
-    """Return a Chroma client, a label for messages, and where the BM25 index lives."""
-    import chromadb  # noqa: PLC0415 - heavy; only when the knowledge base is used
-    from chromadb.config import Settings  # noqa: PLC0415
-
-    settings = Settings(anonymized_telemetry=False)
-    host = os.environ.get("CHROMA_HOST", "").strip()
-    if host:
-        port = int(os.environ.get("CHROMA_PORT") or 8000)
-        from adaptive_rag.knowledge.chroma_http import http_client  # noqa: PLC0415
-
-        client = http_client(host, port, settings)
-        return client, f"Chroma server {host}:{port}", user_data_dir() / "bm25" / f"{host}_{port}"
-    path = Path(kb_path).expanduser() if kb_path else user_data_dir() / "kb"
-    path.mkdir(parents=True, exist_ok=True)
-    return chromadb.PersistentClient(path=str(path), settings=settings), str(path), path / "bm25"
 
 
 class KnowledgeBase(Ingestion):
@@ -95,7 +67,7 @@ class KnowledgeBase(Ingestion):
         collection = collection or default_collection()
         spec = resolve_embeddings_spec(embedding_model)
         try:
-            client, where, bm25 = _client(kb_path)
+            client, where, bm25 = chroma_client(kb_path)
         except (ConnectionError, ValueError) as exc:
             raise KnowledgeBaseError(str(exc)) from exc
         try:
@@ -124,31 +96,27 @@ class KnowledgeBase(Ingestion):
                 client.create_collection(
                     collection,
                     embedding_function=None,
-                    metadata={"embedding_model": spec, "revision": 0, ACCESS_CONTROL: 1},
+                    metadata={
+                        "embedding_model": spec,
+                        "revision": 0,
+                        ACCESS_CONTROL: 1,
+                        ENTITIES: VERSION,
+                    },
                     configuration={"hnsw": {"space": "cosine"}},
                 )
                 client.create_collection(f"{collection}.parents", embedding_function=None)
             except Exception as exc:
                 raise KnowledgeBaseError(f"cannot create collection {collection!r}: {exc}") from exc
         kb = cls(client, collection, spec, embeddings or load_embeddings(spec), where, bm25)
-        if existing is not None and not (existing.metadata or {}).get(ACCESS_CONTROL):
-            kb._backfill_access()
+        if existing is not None:
+            kb._upgrade(existing.metadata or {})
         return kb
 
-    def _backfill_access(self) -> None:
-        """Mark chunks written before access control as readable by all, as they were (once)."""
-        for store in (self._chunks, self._parents):
-            everything = _get_all(store, ["metadatas"])
-            missing = [
-                (cid, {**(meta or {}), OWNER: PUBLIC})
-                for cid, meta in zip(everything["ids"], everything["metadatas"], strict=True)
-                if OWNER not in (meta or {})
-            ]
-            for start in range(0, len(missing), PAGE):
-                batch = missing[start : start + PAGE]
-                store.update(ids=[c for c, _ in batch], metadatas=[m for _, m in batch])
+    def _upgrade(self, metadata: dict[str, Any]) -> None:
+        """Bring chunks written by an older version up to date (knowledge.upgrade), once."""
         collection = self._client.get_collection(self.name, embedding_function=None)
-        collection.modify(metadata={**(collection.metadata or {}), ACCESS_CONTROL: 1})
+        if upgrade(collection, self._chunks, self._parents, metadata):
+            self._bump()  # the graph derived from the old entities is stale
 
     def _collection(self, name: str, create: bool) -> Any:
         """Return a Chroma collection handle (ours, never Chroma's default embedder)."""
@@ -229,8 +197,27 @@ class KnowledgeBase(Ingestion):
         """Return up to n (chunk id, BM25 score) pairs the reader may read, best first."""
         return self.keyword_index().search(query, n, reader or Reader())
 
+    def graph_search(
+        self, question: str, seeds: list[tuple[str, float]], n: int, reader: Reader | None = None
+    ) -> list[tuple[str, Reached]]:
+        """Return up to n chunks the entity graph ranks from the seeds (chunk id, weight).
+
+        The walk starts from the seeds and the question's entities; only chunks the reader may
+        read are walked through or returned (knowledge.graph).
+        """
+        reader = reader or Reader()
+        index = self.keyword_index()
+        allowed = None if reader.everyone else index.readable(reader)
+        positions = [
+            (p, w)
+            for c, w in seeds
+            if (p := index.position.get(c)) is not None and (allowed is None or allowed[p])
+        ]
+        found = index.graph.walk(positions, set(entities_of(question)), allowed, n)
+        return [(index.ids[r.position], r) for r in found]
+
     def keyword_index(self) -> KeywordIndex:
-        """Return the BM25 index, rebuilding it if the collection changed since it was saved."""
+        """Return the BM25 index and entity graph, rebuilt if the collection changed since."""
         revision = str(self.revision())
         with self._lock:
             if self._keyword is None or self._keyword.fingerprint != revision:
@@ -241,17 +228,8 @@ class KnowledgeBase(Ingestion):
             return self._keyword
 
     def _rebuild_keyword_index(self, revision: str) -> KeywordIndex:
-        """Index every chunk of the collection and save the index beside it."""
-        everything = _get_all(self._chunks, ["documents", "metadatas"])
-        texts = [
-            index_text(Document(page_content=doc or "", metadata=meta or {}))
-            for doc, meta in zip(everything["documents"], everything["metadatas"], strict=True)
-        ]
-        access = [
-            {key: (meta or {})[key] for key in (OWNER, GROUPS) if key in (meta or {})}
-            for meta in everything["metadatas"]
-        ]
-        index = KeywordIndex.build(list(everything["ids"]), texts, revision, access)
+        """Index every chunk of the collection (BM25, readers, graph) and save it beside it."""
+        index = derive(self._chunks, revision)
         index.save(self._bm25_dir)
         return index
 
@@ -277,22 +255,7 @@ class KnowledgeBase(Ingestion):
 
     def sources(self) -> list[dict[str, Any]]:
         """List ingested sources with their chunk counts and titles."""
-        everything = _get_all(self._chunks, ["metadatas"])
-        summary: dict[str, dict[str, Any]] = {}
-        for meta in everything["metadatas"]:
-            meta = meta or {}
-            entry = summary.setdefault(
-                str(meta.get("source", "?")),
-                {
-                    "source": meta.get("source"),
-                    "chunks": 0,
-                    "title": meta.get("title", ""),
-                    OWNER: meta.get(OWNER, PUBLIC),
-                    GROUPS: list(meta.get(GROUPS) or []),
-                },
-            )
-            entry["chunks"] += 1
-        return sorted(summary.values(), key=lambda e: str(e["source"]))
+        return summarise(get_all(self._chunks, ["metadatas"])["metadatas"])
 
     # -- writing --------------------------------------------------------------------------
 
@@ -331,16 +294,3 @@ class KnowledgeBase(Ingestion):
         """Rebuild and save the BM25 index now, so the next search does not pay for it."""
         with self._lock:
             self._keyword = self._rebuild_keyword_index(str(self.revision()))
-
-
-def _get_all(collection: Any, include: list[str]) -> dict[str, list[Any]]:
-    """Read a whole collection page by page (ids plus the included fields)."""
-    merged: dict[str, list[Any]] = {"ids": [], **{key: [] for key in include}}
-    offset = 0
-    while True:
-        page = collection.get(include=include, limit=PAGE, offset=offset)
-        for key in merged:
-            merged[key].extend(page[key] or [])
-        if len(page["ids"]) < PAGE:
-            return merged
-        offset += PAGE

@@ -89,6 +89,14 @@ class Context:
         default=False,
         metadata=_about("Return each hit's whole section instead of the chunk. Default off."),
     )
+    graph: Literal["on", "off"] = field(
+        default="on",
+        metadata=_about(
+            "Entity graph search: 'on' (default) also ranks chunks by the names they share with"
+            " the top hits and the question (the bridge of a multi-hop question; no model call);"
+            " 'off' searches by keywords and meaning only."
+        ),
+    )
     web_search: bool = field(
         default=True,
         metadata=_about(

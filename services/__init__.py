@@ -58,6 +58,7 @@ def default_retriever(ctx: Context) -> BaseRetriever:
         metadata_filter=parse_filter(ctx.metadata_filter),
         small_to_big=ctx.small_to_big,
         reader=ctx.reader(),
+        graph=ctx.graph == "on",
     )
 
 

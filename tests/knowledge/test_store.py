@@ -144,9 +144,9 @@ def test_chinese_documents_are_searchable_by_keyword(open_kb: Any, tmp_path: Pat
 def test_whole_collection_reads_are_paged(
     open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from adaptive_rag.knowledge import store
+    from adaptive_rag.knowledge import upgrade
 
-    monkeypatch.setattr(store, "PAGE", 4)  # force several pages on a small collection
+    monkeypatch.setattr(upgrade, "PAGE", 4)  # force several pages on a small collection
     kb = open_kb()
     kb.ingest([str(copy_sample(tmp_path))], progress=False)
     assert sum(e["chunks"] for e in kb.sources()) == kb.count() > 8

@@ -38,6 +38,12 @@ def write_docs(folder: Path, files: int, sections: int = 6) -> Path:
     return folder
 
 
+def entity_graph(kb: KnowledgeBase) -> dict[str, list[str]]:
+    """Return each chunk's entities in the graph the keyword index derives, by chunk id."""
+    index = kb.keyword_index()
+    return {cid: sorted(index.graph.entities_of(i)) for i, cid in enumerate(index.ids)}
+
+
 def chunks_by_source(kb: KnowledgeBase) -> Counter[str]:
     return Counter({e["source"]: e["chunks"] for e in kb.sources()})
 
@@ -105,6 +111,7 @@ def test_kill_9_mid_ingest_then_rerun_completes_with_nothing_lost_or_duplicated(
     assert kb.count() == reference.count()
     ids = kb._chunks.get(include=[])["ids"]
     assert len(ids) == len(set(ids)) == reference.count()
+    assert entity_graph(kb) == entity_graph(reference)  # the graph lives with the chunks
     last = HybridRetriever(kb=kb, k=1, mode="keyword").invoke("item11x5 Document 11 part 5")
     assert last and "doc011.md" in last[0].metadata["source"]  # BM25 saw the late writes
     again = kb.ingest([str(docs)], progress=False)

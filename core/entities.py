@@ -1,0 +1,83 @@
+"""The entities of a chunk: the names an entity graph links chunks by, normalised, no model.
+
+English names are core.terms' capitalised spans ("Oskar Brevik", "Lindqvist Observatory"), each
+also under its last word when it has several ("brevik"): a person named in full in one chunk and by
+surname in another is one entity. Chinese names are core.terms_zh's (jieba's proper nouns and
+《titles》) and the words jieba's dictionary lacks, which are mostly names its hidden Markov model
+found (温若兰, 云栖塔), cleaned of what that model glues to them: a preposition in front (由林远舟
+is cut 由林 / 远舟), a lone surname split from its given name (钟 / 海生), a village or town's
+suffix (渡口 / 村). Keys are lower-cased, accents and "the" dropped, spaces collapsed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from adaptive_rag.core.terms import key_tokens, terms_of
+from adaptive_rag.core.terms_zh import CJK, STOP, cut, unknown
+
+VERSION = 1
+"""Bump when extraction changes: stored collections then extract their chunks' entities again."""
+MOST = 40
+"""Entities kept per chunk (the longest first): a bound on metadata and on the graph's edges."""
+
+_SPACE = re.compile(r"\s+")
+_EDGE = " .,;:!?'\"-()[]“”‘’《》「」"
+_GLUE = frozenset("由在为是于从到向被把将与和及的时对")
+"""Characters jieba's model glues to the front or middle of a name it does not know."""
+_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗高郑梁谢宋唐许韩冯邓曹彭曾萧田董潘袁蔡蒋余杜叶程魏"
+    "苏吕丁沈任姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚"
+    "邵万钱严覃武戴莫孔汤温"
+)
+_PLACE_SUFFIX = frozenset("村镇县市省")
+
+
+def key(name: str) -> str:
+    """Return the normal form entities are matched by: 'The Ögedei's' -> 'ogedei'."""
+    text = unicodedata.normalize("NFKD", name)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = _SPACE.sub(" ", text.replace("’", "'").lower()).strip(_EDGE)
+    text = text.removesuffix("'s")
+    return text[4:] if text.startswith("the ") else text
+
+
+def entities_of(text: str) -> list[str]:
+    """Return a text's entity keys, sorted (at most MOST, the longest kept)."""
+    names = set(terms_of(text).names)
+    keys = {key(n) for n in names}
+    for name in names:
+        if not CJK.search(name):
+            tokens = key_tokens(name)
+            if len(tokens) > 1:
+                keys.add(key(tokens[-1]))
+    if CJK.search(text):
+        keys |= chinese_names(text)
+    keys = {k for k in keys if len(k) > 1 and not k.isdigit()}
+    if len(keys) > MOST:
+        keys = set(sorted(keys, key=lambda k: (-len(k), k))[:MOST])
+    return sorted(keys)
+
+
+def chinese_names(text: str) -> set[str]:
+    """Return the names jieba's dictionary lacks, cleaned, and surnames joined to given names."""
+    tokens: list[str] = []
+    for word in cut(text):
+        if len(word) > 1 and CJK.search(word) and unknown(word):
+            # split what the model glued on: 由林 -> 由 林, 河是岚州 -> 河 是 岚州
+            tokens.extend(t for t in re.split(f"([{''.join(_GLUE)}])", word) if t)
+        else:
+            tokens.append(word)
+    names: set[str] = set()
+    for i, word in enumerate(tokens):
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if word in _SURNAMES and 0 < len(after) <= 2 and CJK.search(after) and after not in STOP:
+            if not (set(after) & _GLUE):
+                names.add(word + after)  # 钟 / 海生 -> 钟海生
+        elif len(word) > 1 and CJK.search(word) and word not in STOP:
+            if unknown(word) and not set(word) & _GLUE:
+                names.add(word)
+            if after in _PLACE_SUFFIX:
+                names.add(word + after)  # 渡口 / 村 -> 渡口村
+    return names

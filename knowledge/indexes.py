@@ -1,0 +1,45 @@
+"""What is derived from a whole collection: its search index (BM25, readers, graph), its sources."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC
+from adaptive_rag.knowledge.chunking import index_text
+from adaptive_rag.knowledge.graph import EntityGraph
+from adaptive_rag.knowledge.keyword import KeywordIndex
+from adaptive_rag.knowledge.upgrade import ENTITIES, get_all
+from langchain_core.documents import Document
+
+
+def derive(chunks: Any, revision: str) -> KeywordIndex:
+    """Read every chunk of a collection once and index it: BM25, who may read it, its graph."""
+    everything = get_all(chunks, ["documents", "metadatas"])
+    ids = list(everything["ids"])
+    metas = [meta or {} for meta in everything["metadatas"]]
+    texts = [
+        index_text(Document(page_content=doc or "", metadata=meta))
+        for doc, meta in zip(everything["documents"], metas, strict=True)
+    ]
+    access = [{key: meta[key] for key in (OWNER, GROUPS) if key in meta} for meta in metas]
+    graph = EntityGraph.build([list(meta.get(ENTITIES) or []) for meta in metas])
+    return KeywordIndex.build(ids, texts, revision, access, graph)
+
+
+def summarise(metadatas: list[Any]) -> list[dict[str, Any]]:
+    """Return one entry per source: its chunk count, title and readers."""
+    summary: dict[str, dict[str, Any]] = {}
+    for meta in metadatas:
+        meta = meta or {}
+        entry = summary.setdefault(
+            str(meta.get("source", "?")),
+            {
+                "source": meta.get("source"),
+                "chunks": 0,
+                "title": meta.get("title", ""),
+                OWNER: meta.get(OWNER, PUBLIC),
+                GROUPS: list(meta.get(GROUPS) or []),
+            },
+        )
+        entry["chunks"] += 1
+    return sorted(summary.values(), key=lambda e: str(e["source"]))
