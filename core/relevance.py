@@ -1,7 +1,8 @@
 """Relevance of retrieved sources: CRAG's retrieval evaluator as a fitted model over signals.
 
 Every signal is one the agent already has when search returns: each channel's rank and score
-(knowledge.retriever keeps them on the chunk), whether the channels agree, the fused rank, how
+(knowledge.retriever keeps them on the chunk; the entity graph's too, with how many names linked
+the chunk), whether keyword and vector search agree, the fused rank, how
 much of the question's names, numbers and content words the source holds (core.terms), and its
 length. A logistic model fitted on labelled retrievals (`adaptive-rag eval fit-judges`) turns
 them into the probability that a source is one the answer needs; no model call is made.
@@ -26,6 +27,8 @@ FEATURES = (
     "keyword_reciprocal_rank",
     "agreement",
     "fused_reciprocal_rank",
+    "graph_reciprocal_rank",
+    "graph_links",
     "word_share",
     "word_gap",
     "word_unique_share",
@@ -79,6 +82,8 @@ def source_features(
                 "keyword_reciprocal_rank": _reciprocal(meta.get("keyword_rank")),
                 "agreement": float(bool(meta.get("agreement"))),
                 "fused_reciprocal_rank": _reciprocal(meta.get("rank") or i + 1),
+                "graph_reciprocal_rank": _reciprocal(meta.get("graph_rank")),
+                "graph_links": math.log1p(len(meta.get("graph_entities") or ())),
                 "word_share": share,
                 "word_gap": best_share - share,
                 "word_unique_share": _share(len(hit.words - elsewhere), len(asked.words)),

@@ -26,6 +26,9 @@ SIGNALS = (
     "vector_score",
     "keyword_rank",
     "keyword_score",
+    "graph_rank",
+    "graph_score",
+    "graph_entities",
     "chunks",
 )
 """The search signals a returned source carries (knowledge.retriever), kept per row."""

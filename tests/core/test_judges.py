@@ -36,6 +36,10 @@ def test_each_source_is_described_by_every_feature_in_search_order() -> None:
     assert kettle["vector_gap"] == 0.0 and returns["vector_gap"] == pytest.approx(0.2)
     assert kettle["keyword_share"] == 1.0 and returns["keyword_reciprocal_rank"] == 0.0
     assert rows[0]["chinese"] == 0.0
+    linked = {**MISS, "graph_rank": 1, "graph_entities": ["zephyr x2", "kettle"]}
+    walked = source_features("How big is the Zephyr X2 kettle?", [(KETTLE, HIT), (RETURNS, linked)])
+    assert walked[1]["graph_reciprocal_rank"] == 1.0 and walked[1]["graph_links"] > 0
+    assert rows[1]["graph_reciprocal_rank"] == 0.0 and rows[1]["graph_links"] == 0.0
     zh = source_features("Heron hub 的保修期是多久？", [("Heron hub 保修期为两年。", HIT)])
     assert zh[0]["chinese"] == 1.0 and zh[0]["name_share"] == 1.0
 
