@@ -12,7 +12,6 @@ from adaptive_rag.core.grounding import check
 from adaptive_rag.knowledge.sources import source_texts
 from adaptive_rag.nodes.calling import judged, note
 from adaptive_rag.nodes.citing import sources_for
-from adaptive_rag.providers.chat import resolve_model_spec
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import verdict_score
 from adaptive_rag.schema.run_context import context_of
@@ -91,8 +90,14 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> U
 def _answerable(
     features: dict[str, float], state: State, ctx: Context, services: Services, update: Update
 ) -> tuple[bool, float | None, str]:
-    """Return whether the sources answer the question, the judge's probability, and why."""
-    judge, fallback = services.answer_judge_for(resolve_model_spec(ctx.chat_model))
+    """Return whether the sources answer the question, the judge's probability, and why.
+
+    The judge was fitted on answers from the knowledge base: one written from web results is
+    not declined by it (the web search was the corrective step already).
+    """
+    if any(d.metadata.get("origin") == "web" for d in state.get("documents") or []):
+        return True, None, "written from web results: not judged"
+    judge, fallback = services.answer_judge_for(ctx)
     if fallback:
         note(update, f"self_check: {fallback}")
     if judge is None:  # no judge: assess's odds alone, as before one was fitted

@@ -12,7 +12,7 @@ from adaptive_rag.core.answerability import answer_judge
 from adaptive_rag.core.cache import LRUCache
 from adaptive_rag.core.fitted import Judge
 from adaptive_rag.core.relevance import SearchedBy, relevance_judge
-from adaptive_rag.providers.chat import load_chat_model
+from adaptive_rag.providers.chat import load_chat_model, resolve_model_spec
 from adaptive_rag.providers.web import WebSearch, default_web_search
 from adaptive_rag.schema.context import Context
 from langchain_core.language_models import BaseChatModel
@@ -135,11 +135,17 @@ class Services:
 
         return relevance_judge(resolve_embeddings_spec(ctx.embedding_model), signals)
 
-    def answer_judge_for(self, chat_model: str) -> tuple[Judge | None, str]:
-        """Return the answerability judge for this chat model, and why not the full one."""
+    def answer_judge_for(self, ctx: Context) -> tuple[Judge | None, str]:
+        """Return the answerability judge for this run's chat model, and why not the full one.
+
+        A model a host injected is not the one the judge's probabilities were fitted on, whatever
+        `ctx.chat_model` names: the judge fitted without them serves it.
+        """
         if self.answerability is not None:
             return self.answerability, ""
-        return answer_judge(chat_model)
+        if self.chat_model is not None:
+            return answer_judge(f"injected:{type(self.chat_model).__name__}")
+        return answer_judge(resolve_model_spec(ctx.chat_model))
 
     def answers(self, ctx: Context) -> tuple[AnswerCache, int] | None:
         """Return the answer cache and the knowledge base's revision, or None when there is none."""
