@@ -38,8 +38,8 @@ STOP = frozenset(
 @cache
 def _jieba() -> tuple[Any, dict[str, str]]:
     """Return jieba and its word -> part-of-speech table, loading both quietly on first use."""
-    import jieba  # noqa: PLC0415 - loads its dictionary on first use
-    import jieba.posseg  # noqa: PLC0415
+    import jieba
+    import jieba.posseg
 
     jieba.setLogLevel(logging.WARNING)
     return jieba, jieba.posseg.dt.word_tag_tab

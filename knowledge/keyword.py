@@ -32,7 +32,7 @@ def tokenize(text: str) -> list[str]:
     tokens: list[str] = []
     for word in _WORD.findall(text.lower()):
         if _CJK.search(word):
-            import jieba  # noqa: PLC0415 - loads its dictionary on first use
+            import jieba
 
             tokens.extend(t for t in jieba.cut_for_search(word) if t.strip() and t not in _STOP)
         elif word not in _STOP:

@@ -85,6 +85,6 @@ def make_harness() -> Any:
 @pytest.fixture
 def heuristic_confidence(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rate confidence with the heuristic, not the shipped map: its orderings are what is tested."""
-    from adaptive_rag.nodes import finalize  # noqa: PLC0415
+    from adaptive_rag.nodes import finalize
 
     monkeypatch.setattr(finalize, "load_calibration", lambda: None)

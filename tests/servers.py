@@ -58,7 +58,7 @@ def http_server(
     """Serve `reply(path, body, headers) -> (status, body)` on loopback, after `delay` seconds."""
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             time.sleep(delay)
             status, payload = reply(self.path, body, dict(self.headers))
@@ -71,7 +71,7 @@ def http_server(
             except OSError:
                 pass  # the client gave up waiting
 
-        do_GET = do_POST  # noqa: N815
+        do_GET = do_POST
 
         def log_message(self, *args: object) -> None:
             pass

@@ -107,7 +107,7 @@ def test_chat_streams_steps_follows_up_and_answers_clarifications(
 
 
 def test_serve_refuses_without_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.util  # noqa: PLC0415
+    import importlib.util
 
     real = importlib.util.find_spec
     monkeypatch.setattr(

@@ -214,7 +214,7 @@ def test_every_reply_gets_its_cap(hosted: str, monkeypatch: pytest.MonkeyPatch) 
 
 def test_json_schema_fails_on_the_server_so_judges_use_json_mode(hosted: str) -> None:
     """What `constrain_json` avoids: the server refuses response_format json_schema."""
-    from adaptive_rag.nodes.grade_documents import Grades  # noqa: PLC0415
+    from adaptive_rag.nodes.grade_documents import Grades
 
     model = chat.load_chat_model("auto")
     question = [HumanMessage('Grade two documents as JSON {"grades": [...]}: yes or no each.')]
@@ -284,7 +284,7 @@ def test_a_run_cancelled_during_a_json_judgment_frees_the_server(
 def test_the_answer_streams_over_langgraph_dev_and_a_cancel_frees_the_server(
     hosted: str, server: tuple[str, int], kb_dir: Path, tmp_path: Path
 ) -> None:
-    from langgraph_sdk import get_sync_client  # noqa: PLC0415
+    from langgraph_sdk import get_sync_client
 
     env = {
         "OPENAI_BASE_URL": hosted,

@@ -127,8 +127,8 @@ def test_off_and_declined_are_not_cached(tmp_path: Path) -> None:
 def test_an_answer_is_returned_for_a_day_only(
     cached: Cached, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from adaptive_rag.knowledge import answer_cache  # noqa: PLC0415
-    from adaptive_rag.nodes.remember import KEPT_FOR  # noqa: PLC0415
+    from adaptive_rag.knowledge import answer_cache
+    from adaptive_rag.nodes.remember import KEPT_FOR
 
     clock = [1_000_000.0]  # the cache's clock, so a slow machine cannot expire it early
     monkeypatch.setattr(answer_cache, "time", SimpleNamespace(time=lambda: clock[0]))

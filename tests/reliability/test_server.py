@@ -277,11 +277,11 @@ def test_kill_9_mid_run_then_restart_keeps_the_thread(tmp_path: Path, tally: Any
 
 def test_cli_killed_mid_answer_keeps_its_sqlite_thread(tmp_path: Path, tally: Any) -> None:
     """`adaptive-rag ask --thread` (SQLite) killed mid-run; the next call continues the thread."""
-    import json  # noqa: PLC0415
-    import subprocess  # noqa: PLC0415
-    import sys  # noqa: PLC0415
+    import json
+    import subprocess
+    import sys
 
-    from servers import http_server  # noqa: PLC0415
+    from servers import http_server
 
     slow = {"delay": 0.0, "requests": 0}
 
