@@ -1,4 +1,4 @@
-"""The `adaptive-rag` command line: knowledge-base admin, ask/chat/demo, serve, bench, eval."""
+"""The `adaptive-rag` command line: knowledge-base admin, ask/chat/demo, serve, eval."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from adaptive_rag.cli import ask, bench, evaluate, judges, kb  # noqa: F401 - they register commands
+from adaptive_rag.cli import ask, evaluate, judges, kb  # noqa: F401 - they register commands
 from adaptive_rag.cli.common import (
     EXIT_BAD_CONFIG,
     EXIT_NETWORK,

@@ -1,4 +1,8 @@
-"""Benchmarks over ../shared/data that print figures (no asserts)."""
+"""Developer benchmarks over ../shared/data that print figures (no asserts); not installed.
+
+Run from a clone, with the package installed in the venv:
+`.venv/bin/python benchmarks/bench.py retrieval --limit 150` (`--help` lists the benchmarks).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from adaptive_rag.cli.common import app
 
-bench = typer.Typer(help="Benchmarks over ../shared/data that print figures (no asserts).")
-app.add_typer(bench, name="bench")
+bench = typer.Typer(
+    help="Developer benchmarks over ../shared/data that print figures (no asserts).",
+    no_args_is_help=True,
+    add_completion=False,
+)
 
 
 @bench.command("retrieval")
@@ -39,8 +45,8 @@ def bench_retrieval(
     ] = True,
 ) -> None:
     """Recall of BM25, vector, hybrid and hybrid + graph; ingestion speed; latency at scale."""
-    from adaptive_rag.evaluation import retrieval_bench as rb
-    from adaptive_rag.evaluation import scale_bench as sb
+    import retrieval_bench as rb
+    import scale_bench as sb
     from adaptive_rag.evaluation.sets import load_eval_set, retrieval_sets
     from adaptive_rag.evaluation.tables import table
 
@@ -73,7 +79,7 @@ def bench_access(
     out: Annotated[Path | None, typer.Option(help="Also write the table here (Markdown).")] = None,
 ) -> None:
     """Time retrieval as one tenant (filtered) against unfiltered, interleaved, per search mode."""
-    from adaptive_rag.evaluation.access_bench import access_table
+    from access_bench import access_table
     from adaptive_rag.evaluation.tables import table
 
     text = table(access_table(size, tenants, queries, embedding_model)) + "\n"
@@ -88,7 +94,7 @@ def bench_models(
     out: Annotated[Path | None, typer.Option(help="Also write the table here (Markdown).")] = None,
 ) -> None:
     """Embedded model: load time; per node latency, tokens and parse failures."""
-    from adaptive_rag.evaluation import model_bench as mb
+    import model_bench as mb
 
     text = mb.run(limit)
     typer.echo(text)
@@ -119,7 +125,7 @@ def bench_concurrency(
     collection: Annotated[str, typer.Option(help="Collection (with --kb-path).")] = "",
 ) -> None:
     """Embedded model: N runs at once, per way of sharing it (interleaved in one process)."""
-    from adaptive_rag.evaluation import concurrency_bench as cb
+    import concurrency_bench as cb
     from adaptive_rag.evaluation.tables import table
 
     kb_path, collection, questions = _sample_kb(kb_path, collection)
@@ -136,7 +142,7 @@ def bench_ttft(
     collection: Annotated[str, typer.Option(help="Collection (with --kb-path).")] = "",
 ) -> None:
     """Embedded model: time to the first answer token per route, over the sample questions."""
-    from adaptive_rag.evaluation import ttft_bench as tb
+    import ttft_bench as tb
     from adaptive_rag.evaluation.tables import table
 
     kb_path, collection, questions = _sample_kb(kb_path, collection)
@@ -153,7 +159,7 @@ def bench_answer_cache(
     closest: Annotated[int, typer.Option(help="Also list the most alike pairs per set.")] = 3,
 ) -> None:
     """Count false hits of answer-cache thresholds: alike questions that want other answers."""
-    from adaptive_rag.evaluation import cache_bench as cb
+    import cache_bench as cb
     from adaptive_rag.evaluation.tables import table
 
     names = [d.strip() for d in datasets.split(",") if d.strip()]
@@ -170,7 +176,11 @@ def bench_grounding(
     chunk_chars: Annotated[int, typer.Option(help="Characters per source chunk.")] = 1000,
 ) -> None:
     """Time the rule-based grounding check per answer and the term extractor per chunk."""
-    from adaptive_rag.evaluation import grounding_bench as gb
+    import grounding_bench as gb
     from adaptive_rag.evaluation.tables import table
 
     typer.echo(table(gb.measure(answers, chunk_chars)))
+
+
+if __name__ == "__main__":
+    bench()
