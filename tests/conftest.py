@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.providers import chat, local_model, local_weights
-from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, ScriptedJudge, kb_docs
+from fake_sources import FakeWeb, KeywordRetriever, kb_docs
+from fakes import ScriptedChatModel, ScriptedJudge
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,8 @@ from adaptive_rag import Services, build_graph
 from adaptive_rag.core.access import Reader
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fakes import DEFAULT_SCRIPT, HashEmbeddings, KeywordRetriever, ScriptedChatModel, kb_docs
+from fake_sources import HashEmbeddings, KeywordRetriever, kb_docs
+from fakes import DEFAULT_SCRIPT, ScriptedChatModel
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from tenants import echo_model

@@ -244,3 +244,14 @@ def http_figures(responses: list[Any]) -> dict[str, int]:
         "answers": sum(answered(r) for r in responses),
         "errors": sum(r.status_code >= 500 for r in responses),
     }
+
+
+def new_thread(url: str) -> str:
+    """Create a thread on a served graph; return its id."""
+    return str(httpx.post(f"{url}/threads", json={}, timeout=10).json()["thread_id"])
+
+
+def messages_of(url: str, thread: str) -> list[dict[str, Any]]:
+    """Return the messages a served thread holds."""
+    state = httpx.get(f"{url}/threads/{thread}/state", timeout=10).json()
+    return list((state.get("values") or {}).get("messages") or [])

@@ -10,7 +10,8 @@ import pytest
 from adaptive_rag.cli import main as cli
 from adaptive_rag.knowledge import embeddings
 from adaptive_rag.providers import chat
-from fakes import SAMPLE, HashEmbeddings, ScriptedChatModel
+from fake_sources import SAMPLE, HashEmbeddings
+from fakes import ScriptedChatModel
 from typer.testing import CliRunner
 
 runner = CliRunner()

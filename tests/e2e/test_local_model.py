@@ -13,7 +13,7 @@ from adaptive_rag import Context, build_graph
 from adaptive_rag.core.language import answers_in
 from adaptive_rag.evaluation.scoring import answer_text
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fakes import SAMPLE
+from fake_sources import SAMPLE
 from langgraph.checkpoint.memory import InMemorySaver
 from servers import unavailable
 

@@ -12,7 +12,8 @@ import pytest
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fakes import SAMPLE, HashEmbeddings, ScriptedChatModel
+from fake_sources import SAMPLE, HashEmbeddings
+from fakes import ScriptedChatModel
 
 QUESTION = "How long does the Kestrel K2 battery last?"
 

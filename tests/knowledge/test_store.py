@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError
-from fakes import SAMPLE
+from fake_sources import SAMPLE
 
 
 def copy_sample(tmp_path: Path) -> Path:
