@@ -55,6 +55,7 @@ lint: $(VENV)/.lint-installed
 	$(PY) -m ruff format --check .
 	mkdir -p .typecheck && ln -sfn .. .typecheck/adaptive_rag
 	MYPYPATH=.typecheck $(PY) -m mypy -p adaptive_rag
+	MYPYPATH=.typecheck:benchmarks $(PY) -m mypy --explicit-package-bases benchmarks/*.py
 
 format: $(VENV)/.lint-installed
 	$(PY) -m ruff format .

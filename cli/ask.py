@@ -35,14 +35,14 @@ from adaptive_rag.schema.context import Context
 @contextmanager
 def open_graph() -> Any:
     """Yield the agent with a durable checkpointer: PostgreSQL with POSTGRES_URI, else SQLite."""
-    import os  # noqa: PLC0415
+    import os
 
-    from adaptive_rag.graph.builder import build_graph  # noqa: PLC0415
+    from adaptive_rag.graph.builder import build_graph
 
     uri = os.environ.get("POSTGRES_URI", "").strip()
     if uri:
         try:
-            from langgraph.checkpoint.postgres import PostgresSaver  # noqa: PLC0415
+            from langgraph.checkpoint.postgres import PostgresSaver
         except ImportError as exc:
             raise fail('POSTGRES_URI is set: pip install "adaptive-rag[postgres]"', 2) from exc
         try:
@@ -56,8 +56,8 @@ def open_graph() -> Any:
                 raise fail(f"cannot use PostgreSQL at POSTGRES_URI: {exc}", EXIT_NETWORK) from exc
             raise
         return
-    from adaptive_rag.knowledge.clients import user_data_dir  # noqa: PLC0415
-    from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: PLC0415
+    from adaptive_rag.knowledge.clients import user_data_dir
+    from langgraph.checkpoint.sqlite import SqliteSaver
 
     path = user_data_dir() / "threads.sqlite"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -105,7 +105,7 @@ def _read_stdin() -> str:
 
 def _valid_question(question: str, ctx: Context) -> str:
     """Refuse what the agent would refuse (empty, binary, invalid UTF-8, too long) with exit 2."""
-    from adaptive_rag.schema.checks import clean_question  # noqa: PLC0415
+    from adaptive_rag.schema.checks import clean_question
 
     cleaned, problem = clean_question(question)
     if problem:
@@ -155,7 +155,7 @@ def demo(
         kb_path=kb_path,
         kb_description="Quillon Labs: Kestrel sensors, Heron hubs, warranty, returns, support",
     )
-    from adaptive_rag.evaluation.data import read_jsonl  # noqa: PLC0415
+    from adaptive_rag.evaluation.data import read_jsonl
 
     rows = read_jsonl(questions)
     typer.echo("Loading the chat model (the embedded one assembles itself on first use) ...")
@@ -180,7 +180,7 @@ def chat(
     settings: Settings = None,
 ) -> None:
     """Talk with the agent: follow-ups use the conversation; steps and tokens stream live."""
-    from langgraph.types import Command  # noqa: PLC0415
+    from langgraph.types import Command
 
     ctx = context_from(settings, collection=collection, kb_path=kb_path)
     thread_id = thread or str(uuid.uuid4())

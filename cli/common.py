@@ -54,8 +54,8 @@ def fail(message: str, code: int) -> typer.Exit:
 
 def open_kb(kb_path: str, collection: str | None, create: bool) -> Any:
     """Open a knowledge base, turning its errors into exit codes."""
-    from adaptive_rag.knowledge.embeddings import EmbeddingsUnavailableError  # noqa: PLC0415
-    from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError  # noqa: PLC0415
+    from adaptive_rag.knowledge.embeddings import EmbeddingsUnavailableError
+    from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError
 
     try:
         return KnowledgeBase.open(kb_path, collection or "", create=create)

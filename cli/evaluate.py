@@ -39,8 +39,8 @@ def eval_run(
     settings: Settings = None,
 ) -> None:
     """Run the adaptive graph and its baselines on the same questions, interleaved."""
-    from adaptive_rag.evaluation.harness import run_eval  # noqa: PLC0415
-    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
+    from adaptive_rag.evaluation.harness import run_eval
+    from adaptive_rag.evaluation.report import build_report
 
     try:
         run_eval(
@@ -64,9 +64,9 @@ def eval_routing(
     limit: Annotated[int, typer.Option(help="Questions (0: all 199).")] = 0,
 ) -> None:
     """Classify the routing set's questions and compare with its A/B/C labels."""
-    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
-    from adaptive_rag.evaluation.routing import run_routing  # noqa: PLC0415
-    from adaptive_rag.services import Services  # noqa: PLC0415
+    from adaptive_rag.evaluation.report import build_report
+    from adaptive_rag.evaluation.routing import run_routing
+    from adaptive_rag.services import Services
 
     out.mkdir(parents=True, exist_ok=True)
     result = run_routing(Services(no_web=True), limit=limit)
@@ -80,9 +80,9 @@ def eval_canard(
     limit: Annotated[int, typer.Option(help="Follow-ups to rewrite.")] = 50,
 ) -> None:
     """Rewrite CANARD follow-ups; F1 against the gold rewrite and retrieval agreement."""
-    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
-    from adaptive_rag.evaluation.rewrite_eval import run_rewrite  # noqa: PLC0415
-    from adaptive_rag.services import Services  # noqa: PLC0415
+    from adaptive_rag.evaluation.report import build_report
+    from adaptive_rag.evaluation.rewrite_eval import run_rewrite
+    from adaptive_rag.services import Services
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "canard.json").write_text(json.dumps(run_rewrite(Services(no_web=True), limit=limit)))
@@ -92,9 +92,9 @@ def eval_canard(
 @evaluate.command("followups")
 def eval_followups(out: OutDir = Path("eval-out")) -> None:
     """Rewrite the bilingual follow-up set; count how often the referent is in the rewrite."""
-    from adaptive_rag.evaluation.followup_eval import run_followups  # noqa: PLC0415
-    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
-    from adaptive_rag.services import Services  # noqa: PLC0415
+    from adaptive_rag.evaluation.followup_eval import run_followups
+    from adaptive_rag.evaluation.report import build_report
+    from adaptive_rag.services import Services
 
     out.mkdir(parents=True, exist_ok=True)
     result = run_followups(Services(no_web=True))
@@ -110,8 +110,8 @@ def eval_calibrate(
     ] = False,
 ) -> None:
     """Fit the confidence map on the adaptive runs; print its held-out ECE, plot reliability."""
-    from adaptive_rag.core.calibration import CALIBRATION_FILE  # noqa: PLC0415
-    from adaptive_rag.evaluation.calibrate import (  # noqa: PLC0415
+    from adaptive_rag.core.calibration import CALIBRATION_FILE
+    from adaptive_rag.evaluation.calibrate import (
         SPLITS,
         fit,
         reliability_diagram,
@@ -140,8 +140,8 @@ def eval_router(
     An experiment: the graph routes by rules and the fast model; the fit is written beside the
     runs (router.json) and not used by the agent.
     """
-    from adaptive_rag.evaluation.router_fit import fit_router  # noqa: PLC0415
-    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+    from adaptive_rag.evaluation.router_fit import fit_router
+    from adaptive_rag.evaluation.tables import table
 
     fitted = _fit_on(outs, fit_router)
     held = fitted["held_out"]
@@ -165,7 +165,7 @@ def eval_router(
 @evaluate.command("report")
 def eval_report(out: OutDir = Path("eval-out")) -> None:
     """Rebuild report.md, summary.json and the plots from a run folder."""
-    from adaptive_rag.evaluation.report import build_report  # noqa: PLC0415
+    from adaptive_rag.evaluation.report import build_report
 
     typer.echo(build_report(out).read_text())
 
@@ -174,7 +174,7 @@ def _fit_on(
     outs: list[Path], fit: Callable[[list[dict[str, Any]]], dict[str, Any]]
 ) -> dict[str, Any]:
     """Fit on the rows of several runs; a set that cannot be fitted is a usage error."""
-    from adaptive_rag.evaluation.data import read_jsonl  # noqa: PLC0415
+    from adaptive_rag.evaluation.data import read_jsonl
 
     missing = [str(out) for out in outs if not (out / "results.jsonl").is_file()]
     if missing:

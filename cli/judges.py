@@ -40,13 +40,13 @@ def eval_fit_judges(
     write: Annotated[bool, typer.Option(help="Install the weights as the package's.")] = False,
 ) -> None:
     """Fit the relevance judge on retrieved sources, and the decline on runs (with --runs)."""
-    from adaptive_rag.core.fitted import WEIGHTS_DIR  # noqa: PLC0415
-    from adaptive_rag.evaluation.judge_data import collect, held_back_ids  # noqa: PLC0415
-    from adaptive_rag.evaluation.model_grader import model_grades  # noqa: PLC0415
-    from adaptive_rag.evaluation.relevance_fit import fit_relevance  # noqa: PLC0415
-    from adaptive_rag.evaluation.sets import load_eval_set  # noqa: PLC0415
-    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
-    from adaptive_rag.knowledge.embeddings import resolve_embeddings_spec  # noqa: PLC0415
+    from adaptive_rag.core.fitted import WEIGHTS_DIR
+    from adaptive_rag.evaluation.judge_data import collect, held_back_ids
+    from adaptive_rag.evaluation.model_grader import model_grades
+    from adaptive_rag.evaluation.relevance_fit import fit_relevance
+    from adaptive_rag.evaluation.sets import load_eval_set
+    from adaptive_rag.evaluation.tables import table
+    from adaptive_rag.knowledge.embeddings import resolve_embeddings_spec
 
     paths, grades, excluded = [], [], set()
     try:
@@ -95,8 +95,8 @@ def eval_checks(
     ),
 ) -> None:
     """Check the same answers by the grounding rules and by the prompted model; compare them."""
-    from adaptive_rag.evaluation.model_check import compare_checks  # noqa: PLC0415
-    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+    from adaptive_rag.evaluation.model_check import compare_checks
+    from adaptive_rag.evaluation.tables import table
 
     missing = [str(r) for r in runs if not (r / "results.jsonl").is_file()]
     if missing:
@@ -107,10 +107,10 @@ def eval_checks(
 
 def _fit_decline(runs: list[Path], out: Path, excluded: set[str], write: bool) -> None:
     """Fit the answerability judge on run records; print both errors; keep (and install) it."""
-    from adaptive_rag.core.fitted import WEIGHTS_DIR  # noqa: PLC0415
-    from adaptive_rag.evaluation.answerable_fit import fit_answerable  # noqa: PLC0415
-    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
-    from adaptive_rag.providers.chat import resolve_model_spec  # noqa: PLC0415
+    from adaptive_rag.core.fitted import WEIGHTS_DIR
+    from adaptive_rag.evaluation.answerable_fit import fit_answerable
+    from adaptive_rag.evaluation.tables import table
+    from adaptive_rag.providers.chat import resolve_model_spec
 
     missing = [str(r) for r in runs if not (r / "results.jsonl").is_file()]
     if missing:
@@ -142,12 +142,12 @@ def eval_judge_sources(
     depth: Annotated[int, typer.Option(help="Sources per question, as the agent reads.")] = 4,
 ) -> None:
     """Score the shipped relevance judge on a set's sources: gold kept, others dropped."""
-    from adaptive_rag.core.fitted import load_judge  # noqa: PLC0415
-    from adaptive_rag.core.relevance import JUDGE  # noqa: PLC0415
-    from adaptive_rag.evaluation.judge_data import collect  # noqa: PLC0415
-    from adaptive_rag.evaluation.relevance_fit import judge_on  # noqa: PLC0415
-    from adaptive_rag.evaluation.sets import load_eval_set  # noqa: PLC0415
-    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+    from adaptive_rag.core.fitted import load_judge
+    from adaptive_rag.core.relevance import JUDGE
+    from adaptive_rag.evaluation.judge_data import collect
+    from adaptive_rag.evaluation.relevance_fit import judge_on
+    from adaptive_rag.evaluation.sets import load_eval_set
+    from adaptive_rag.evaluation.tables import table
 
     judge = load_judge(JUDGE)
     if judge is None:

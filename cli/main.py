@@ -1,4 +1,4 @@
-"""The `adaptive-rag` command line: knowledge-base admin, ask/chat/demo, serve, bench, eval."""
+"""The `adaptive-rag` command line: knowledge-base admin, ask/chat/demo, serve, eval."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from adaptive_rag.cli import ask, bench, evaluate, judges, kb  # noqa: F401 - they register commands
+from adaptive_rag.cli import ask, evaluate, judges, kb  # noqa: F401 - they register commands
 from adaptive_rag.cli.common import (
     EXIT_BAD_CONFIG,
     EXIT_NETWORK,
@@ -25,14 +25,14 @@ def serve(
     port: Annotated[int, typer.Option(help="Port (0: pick a free one).")] = 2024,
 ) -> None:
     """Start `langgraph dev` for this project, with its outbound calls silenced."""
-    import os  # noqa: PLC0415
-    import socket  # noqa: PLC0415
-    import subprocess  # noqa: PLC0415
+    import os
+    import socket
+    import subprocess
 
     root = Path(__file__).resolve().parents[1]
     if not (root / "langgraph.json").exists():  # an installed package: serve it from a config
         root = served_config()
-    import importlib.util  # noqa: PLC0415
+    import importlib.util
 
     # this interpreter's langgraph-cli, so the server imports the same adaptive_rag as this CLI
     if importlib.util.find_spec("langgraph_cli") is None:
@@ -57,9 +57,9 @@ def serve(
 
 def served_config() -> Path:
     """Write a langgraph.json that serves the installed package, in the user data dir."""
-    import json  # noqa: PLC0415
+    import json
 
-    from adaptive_rag.knowledge.clients import user_data_dir  # noqa: PLC0415
+    from adaptive_rag.knowledge.clients import user_data_dir
 
     folder = user_data_dir() / "server"
     folder.mkdir(parents=True, exist_ok=True)

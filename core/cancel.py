@@ -13,7 +13,7 @@ T = TypeVar("T")
 _STOP: ContextVar[threading.Event | None] = ContextVar("adaptive_rag_stop", default=None)
 
 
-class RunCancelled(BaseException):  # noqa: N818 - named like asyncio.CancelledError
+class RunCancelled(BaseException):
     """The run this call belongs to was cancelled; a BaseException so no node degrades on it."""
 
 

@@ -5,7 +5,8 @@ the part-of-speech table of `jieba.posseg`: people (nr), places (ns), organisati
 proper nouns (nz) are names. posseg's own tagger also guesses tags for words outside its
 dictionary, but at many times the cost (docs/benchmarks.md), too slow for every chunk at ingest;
 words outside the dictionary are content words here. jieba logs "Building prefix dict..." on
-first use: its logger is set to warnings before anything is cut, so nothing prints.
+first use: `quiet_jieba` sets its logger to warnings before anything is cut, so nothing prints;
+every use of jieba in the package (here and the keyword index's tokenizer) loads it through it.
 """
 
 from __future__ import annotations
@@ -36,13 +37,21 @@ STOP = frozenset(
 
 
 @cache
-def _jieba() -> tuple[Any, dict[str, str]]:
-    """Return jieba and its word -> part-of-speech table, loading both quietly on first use."""
-    import jieba  # noqa: PLC0415 - loads its dictionary on first use
-    import jieba.posseg  # noqa: PLC0415
+def quiet_jieba() -> Any:
+    """Return jieba with its logger set to warnings, so loading its dictionary prints nothing."""
+    import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    return jieba, jieba.posseg.dt.word_tag_tab
+    return jieba
+
+
+@cache
+def _jieba() -> tuple[Any, dict[str, str]]:
+    """Return jieba and its word -> part-of-speech table, loading both quietly on first use."""
+    jieba = quiet_jieba()
+    from jieba import posseg
+
+    return jieba, posseg.dt.word_tag_tab
 
 
 def names_and_words(text: str) -> tuple[set[str], set[str]]:

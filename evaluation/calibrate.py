@@ -40,8 +40,8 @@ stable figure (docs/decisions.md)."""
 
 def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
     """Fit the logistic map; its ECE is measured on out-of-fold predictions (5 folds, 10 splits)."""
-    from sklearn.linear_model import LogisticRegression  # noqa: PLC0415 - the eval extra
-    from sklearn.model_selection import StratifiedKFold, cross_val_predict  # noqa: PLC0415
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
     names, x, y = rows_of(records)
     if len(set(y.tolist())) < 2:
@@ -76,11 +76,11 @@ def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
 
 def reliability_diagram(fitted: dict[str, Any], path: Path) -> Path:
     """Plot out-of-fold confidence against accuracy per bin (PNG)."""
-    import matplotlib  # noqa: PLC0415
+    import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-    from sklearn.calibration import calibration_curve  # noqa: PLC0415
+    import matplotlib.pyplot as plt
+    from sklearn.calibration import calibration_curve
 
     y = np.array([row[-1] for row in fitted["rows"]])
     probs = np.array(fitted["held_out"])

@@ -26,7 +26,7 @@ def run_followups(
     services: Services, path: Path = FOLLOWUPS, progress: bool = True
 ) -> dict[str, Any]:
     """Rewrite every follow-up; count per language how often the referent is in the rewrite."""
-    from tqdm import tqdm  # noqa: PLC0415
+    from tqdm import tqdm
 
     rows = read_jsonl(path)
     runtime = Runtime(context=Context(history_turns=3))

@@ -51,7 +51,7 @@ def run_eval(
 
     Finished (config, question) pairs are skipped, so an interrupted run resumes.
     """
-    from tqdm import tqdm  # noqa: PLC0415
+    from tqdm import tqdm
 
     unknown = set(configs) - set(CONFIGS)
     if unknown:

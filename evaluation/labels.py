@@ -57,7 +57,7 @@ def derive_labels(records: list[Record]) -> list[dict[str, Any]]:
 
 def judge_router(records: list[Record], labels: list[dict[str, Any]]) -> dict[str, Any]:
     """Routing against derived labels: accuracy, macro-F1, confusion, regret, and the oracle."""
-    from sklearn.metrics import accuracy_score, confusion_matrix, f1_score  # noqa: PLC0415
+    from sklearn.metrics import accuracy_score, confusion_matrix, f1_score
 
     runs = by_question(records)
     rows = [(row, runs[(row["dataset"], row["id"])]) for row in labels]

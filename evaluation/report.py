@@ -86,10 +86,10 @@ def plots(
     records: list[dict[str, Any]], summary: list[dict[str, Any]], out_dir: Path
 ) -> list[Path]:
     """Cost against quality per configuration, and latency per route (PNG)."""
-    import matplotlib  # noqa: PLC0415
+    import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt
 
     made = []
     fig, ax = plt.subplots(figsize=(6, 4))

@@ -29,7 +29,7 @@ def run_rewrite(
     services: Services, limit: int = 50, sample: bool = True, seed: int = 13, progress: bool = True
 ) -> dict[str, Any]:
     """Rewrite each follow-up; score it and the raw follow-up against the gold rewrite."""
-    from tqdm import tqdm  # noqa: PLC0415
+    from tqdm import tqdm
 
     rows = pick(canard_rows(), limit, sample, seed)
     # a corpus of every assistant turn in the sample: what a follow-up would be searched against

@@ -41,7 +41,7 @@ def rule_label(question: str) -> str | None:
 
 def judge(rows: list[dict[str, Any]], predicted: list[str]) -> dict[str, float]:
     """Routing accuracy, macro-F1, needed-retrieval recall, and the routed strategies' Acc."""
-    from sklearn.metrics import f1_score  # noqa: PLC0415 - the eval extra
+    from sklearn.metrics import f1_score
 
     gold = [row["label"] for row in rows]
     needing = [p != "A" for g, p in zip(gold, predicted, strict=True) if g != "A"]
@@ -132,7 +132,7 @@ def _held_out(
     seed: int,
 ) -> list[str]:
     """Out-of-fold labels of rules first, then the map fitted on the other folds."""
-    from sklearn.model_selection import StratifiedKFold  # noqa: PLC0415
+    from sklearn.model_selection import StratifiedKFold
 
     predicted = [""] * len(y)
     with warnings.catch_warnings():
@@ -151,7 +151,7 @@ def _fit(
     emb: np.ndarray[Any, Any], shape: np.ndarray[Any, Any], y: np.ndarray[Any, Any]
 ) -> dict[str, Any]:
     """Fit the logistic map over [embedding, standardised shape]; return it as JSON lists."""
-    from sklearn.linear_model import LogisticRegression  # noqa: PLC0415
+    from sklearn.linear_model import LogisticRegression
 
     centre, spread = shape.mean(axis=0), shape.std(axis=0)
     spread[spread == 0] = 1.0

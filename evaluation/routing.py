@@ -23,7 +23,7 @@ def run_routing(
     services: Services, limit: int = 0, sample: bool = False, seed: int = 13, progress: bool = True
 ) -> dict[str, Any]:
     """Classify each question as the graph would; compare with the silver label."""
-    from tqdm import tqdm  # noqa: PLC0415
+    from tqdm import tqdm
 
     rows = pick(routing_rows(), limit, sample, seed)
     runtime = Runtime(context=Context(kb_description=KB))

@@ -38,7 +38,7 @@ def as_tool(
         >>> agent = create_agent("openai:gpt-4o-mini", tools=[as_tool()])
     """
     if graph is None:
-        from adaptive_rag.graph.builder import build_graph  # noqa: PLC0415 - avoid a cycle
+        from adaptive_rag.graph.builder import build_graph
 
         graph = build_graph()
 

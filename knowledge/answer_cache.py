@@ -1,4 +1,4 @@
-"""Earlier answers, found again by the same or a near-identical question over the same revision."""
+"""Earlier answers, found again by the same question (as `normalise` folds it) at one revision."""
 
 from __future__ import annotations
 
@@ -22,9 +22,7 @@ class Recalled:
 
     output: dict[str, Any]
     question: str
-    """The question it answered (the same as asked, or a near-identical one)."""
-    similarity: float
-    """1.0 for the same question; else the cosine similarity of the two questions."""
+    """The question it answered, as it was written then (case, width and spacing may differ)."""
 
 
 def normalise(question: str) -> str:
@@ -34,7 +32,11 @@ def normalise(question: str) -> str:
 
 
 class AnswerCache:
-    """Answers keyed by question and settings, valid for one knowledge-base revision and a TTL."""
+    """Answers keyed by question and settings, valid for one knowledge-base revision and a TTL.
+
+    Each entry is a Chroma record whose id is the key; its vector is the question's embedding,
+    which Chroma requires and a lookup by id does not read.
+    """
 
     def __init__(self, client: Any, name: str, embeddings: Embeddings) -> None:
         self._client, self._name, self._embeddings = client, f"{name}{SUFFIX}", embeddings
@@ -49,32 +51,16 @@ class AnswerCache:
         """Return the id of a question's entry under one set of answer-shaping settings."""
         return hashlib.sha256(f"{scope}\n{normalise(question)}".encode()).hexdigest()
 
-    def find(
-        self, question: str, scope: str, revision: int, min_similarity: float
-    ) -> Recalled | None:
-        """Return the stored answer to this question, or to one at least `min_similarity` alike."""
-        answers, now = self._answers(), time.time()
-        got = answers.get(ids=[self.key(question, scope)], include=["metadatas", "documents"])
-        if got["ids"]:
-            meta = got["metadatas"][0]
-            if meta["revision"] == revision and meta["expires"] > now:
-                return Recalled(json.loads(got["documents"][0]), str(meta["question"]), 1.0)
-        if min_similarity >= 1.0:
+    def find(self, question: str, scope: str, revision: int) -> Recalled | None:
+        """Return the stored answer to this question at this revision, unless it expired."""
+        key = self.key(question, scope)
+        got = self._answers().get(ids=[key], include=["metadatas", "documents"])
+        if not got["ids"]:
             return None
-        where = {"$and": [{"scope": scope}, {"revision": revision}, {"expires": {"$gt": now}}]}
-        found = answers.query(
-            query_embeddings=[self._embeddings.embed_query(question)],
-            n_results=1,
-            where=where,
-            include=["metadatas", "documents", "distances"],
-        )
-        if not found["ids"][0]:
+        meta = got["metadatas"][0]
+        if meta["revision"] != revision or meta["expires"] <= time.time():
             return None
-        similarity = 1.0 - float(found["distances"][0][0])
-        if similarity < min_similarity:
-            return None
-        meta = found["metadatas"][0][0]
-        return Recalled(json.loads(found["documents"][0][0]), str(meta["question"]), similarity)
+        return Recalled(json.loads(got["documents"][0]), str(meta["question"]))
 
     def put(
         self, question: str, scope: str, revision: int, output: dict[str, Any], ttl: float

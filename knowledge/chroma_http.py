@@ -18,7 +18,7 @@ class ChromaServerError(ConnectionError):
 
 def http_client(host: str, port: int, settings: Any) -> Any:
     """Return chromadb.HttpClient for a live server, its requests bounded by CHROMA_TIMEOUT."""
-    import chromadb  # noqa: PLC0415 - heavy
+    import chromadb
 
     seconds = env_seconds("CHROMA_TIMEOUT", DEFAULT_TIMEOUT)
     limit = httpx.Timeout(seconds, connect=min(CONNECT_TIMEOUT, seconds))

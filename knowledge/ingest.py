@@ -165,7 +165,7 @@ class Ingestion:
 
     def _progress(self, total: int, progress: bool) -> Any:
         """Return a progress bar over the chunks to embed (silent for small or quiet runs)."""
-        from tqdm import tqdm  # noqa: PLC0415
+        from tqdm import tqdm
 
         return tqdm(
             total=total,

@@ -15,6 +15,7 @@ from typing import Any
 import bm25s
 import numpy as np
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
+from adaptive_rag.core.terms_zh import quiet_jieba
 from adaptive_rag.knowledge.graph import EntityGraph
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -32,9 +33,8 @@ def tokenize(text: str) -> list[str]:
     tokens: list[str] = []
     for word in _WORD.findall(text.lower()):
         if _CJK.search(word):
-            import jieba  # noqa: PLC0415 - loads its dictionary on first use
-
-            tokens.extend(t for t in jieba.cut_for_search(word) if t.strip() and t not in _STOP)
+            cut = quiet_jieba().cut_for_search(word)
+            tokens.extend(t for t in cut if t.strip() and t not in _STOP)
         elif word not in _STOP:
             tokens.append(word)
     return tokens

@@ -71,7 +71,7 @@ def _title(text: str, path: Path) -> str:
 
 def _html_to_markdown(html: str) -> str:
     """Keep an HTML page's text, turning h1-h3 into Markdown headings for the chunker."""
-    from bs4 import BeautifulSoup  # noqa: PLC0415
+    from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(html, "html.parser")
     for tag in soup(["script", "style", "nav", "footer", "noscript"]):
@@ -85,7 +85,7 @@ def _html_to_markdown(html: str) -> str:
 
 def _load_pdf(path: Path) -> list[Document]:
     """One document per page, keeping the page number."""
-    from pypdf import PdfReader  # noqa: PLC0415
+    from pypdf import PdfReader
 
     reader = PdfReader(str(path))
     info = reader.metadata

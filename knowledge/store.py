@@ -173,9 +173,9 @@ class KnowledgeBase(Ingestion):
     ) -> list[tuple[str, float]] | None:
         """Search unfiltered and drop what the reader may not read, when that is the cheaper way.
 
-        Chroma's metadata filter costs about 5x an unfiltered search at 10k chunks (`adaptive-rag
-        bench access`). When the reader may read a large enough share, the nearest n/share*2 hits
-        hold their nearest readable ones; if too few come back, None: let Chroma filter.
+        Chroma's metadata filter costs several unfiltered searches (docs/benchmarks.md, Access).
+        When the reader may read a large enough share, the nearest n/share*2 hits hold their
+        nearest readable ones; if too few come back, None: let Chroma filter.
         """
         index = self.keyword_index()  # knows who may read each chunk, at this revision
         allowed = index.readable(reader)

@@ -53,7 +53,7 @@ def backfill_access(chunks: Any, parents: Any) -> None:
 
 def backfill_entities(chunks: Any) -> None:
     """Extract and store every chunk's entities (core.entities), with a progress bar."""
-    from tqdm import tqdm  # noqa: PLC0415
+    from tqdm import tqdm
 
     everything = get_all(chunks, ["documents", "metadatas"])
     total = len(everything["ids"])

@@ -16,7 +16,7 @@ from langgraph.runtime import Runtime
 def assess(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Rate the sources' support for an answer; a failed call leaves the answer to be written.
 
-    The sources go first, as in grading and generation, so the answer's call reuses this prefix.
+    The sources go first, as in generation, so the answer's call reuses this prefix.
     The odds are one signal of the answerability judge (self_check), which decides on declines.
     """
     ctx = context_of(runtime)

@@ -1,4 +1,4 @@
-"""The model call every node makes: count its cost, and turn a failure into a typed value."""
+"""The model calls nodes make: count their cost, and turn a failure into a typed value."""
 
 from __future__ import annotations
 

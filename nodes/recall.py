@@ -1,4 +1,8 @@
-"""Recall: the earlier answer to the same question over the same knowledge base, if there is one."""
+"""Recall: the earlier answer to the same question over the same knowledge base, if there is one.
+
+The same words only (case, width, spacing and closing punctuation aside, `normalise`): any
+nearness by meaning also matched different questions (docs/decisions.md).
+"""
 
 from __future__ import annotations
 
@@ -12,10 +16,6 @@ from adaptive_rag.schema.values import Recall
 from adaptive_rag.services import RetrieverUnavailableError, Services
 from langgraph.runtime import Runtime
 
-SAME_WORDS = 1.0
-"""An earlier answer is returned for the same words only (case, width, spacing and closing
-punctuation aside): any lower cosine also matched different questions (docs/decisions.md)."""
-
 
 def recall(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Find an earlier answer, so a repeated question costs no model call."""
@@ -26,7 +26,7 @@ def recall(state: State, runtime: Runtime[Context], services: Services) -> Updat
         if found is None:
             return update
         cache, revision = found
-        hit = cache.find(state.get("query") or "", answer_scope(ctx), revision, SAME_WORDS)
+        hit = cache.find(state.get("query") or "", answer_scope(ctx), revision)
     except RetrieverUnavailableError:
         return update  # no knowledge base: the search says so, once
     except Exception as exc:

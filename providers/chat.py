@@ -67,7 +67,7 @@ def load_chat_model(spec: str, lane: str = "") -> BaseChatModel:
 
 def _lane_of(model: BaseChatModel) -> BaseChatModel:
     """Open a lane over the embedded model; if this llama-cpp-python cannot, share the model."""
-    from adaptive_rag.providers.local_lanes import open_lane  # noqa: PLC0415 - optional
+    from adaptive_rag.providers.local_lanes import open_lane
 
     try:
         return open_lane(model, LANE_CONTEXT)
@@ -85,8 +85,8 @@ def _build_chat_model(spec: str) -> BaseChatModel:
             f"model spec {spec!r} is not provider:model (e.g. openai:gpt-4o-mini)"
         )
     if provider == "local":
-        from adaptive_rag.providers.local_model import load_local_model  # noqa: PLC0415 - heavy
-        from adaptive_rag.providers.local_weights import LocalModelError  # noqa: PLC0415
+        from adaptive_rag.providers.local_model import load_local_model
+        from adaptive_rag.providers.local_weights import LocalModelError
 
         try:
             return load_local_model()
@@ -95,7 +95,7 @@ def _build_chat_model(spec: str) -> BaseChatModel:
                 f"{exc}; or set OPENAI_API_KEY / OPENAI_BASE_URL to use a hosted or"
                 " OpenAI-compatible model"
             ) from exc
-    from langchain.chat_models import init_chat_model  # noqa: PLC0415 - optional, heavy
+    from langchain.chat_models import init_chat_model
 
     kwargs: dict[str, Any] = {"temperature": 0, "timeout": 60, "max_retries": 1}
     if provider == "openai":

@@ -39,7 +39,7 @@ class _Borrowed:
 @contextlib.contextmanager
 def _lending(owner: Any) -> Iterator[None]:
     """Make `Llama(...)` take the owner's loaded model instead of loading the file again."""
-    from llama_cpp import _internals  # noqa: PLC0415 - the `local` extra; Llama loads through it
+    from llama_cpp import _internals
 
     load = _internals.LlamaModel
     setattr(_internals, "LlamaModel", lambda **_: _Borrowed(owner))  # noqa: B010
@@ -51,7 +51,7 @@ def _lending(owner: Any) -> Iterator[None]:
 
 def open_lane(model: BaseChatModel, n_ctx: int) -> BaseChatModel:
     """Return the embedded chat model over a context of its own (same weights, same settings)."""
-    from llama_cpp import Llama  # noqa: PLC0415 - the `local` extra
+    from llama_cpp import Llama
 
     owner: Any = model.client  # type: ignore[attr-defined]
     with _BUILDING, _lending(owner):

@@ -46,7 +46,7 @@ class Written(NamedTuple):
 
 def _evaluated(client: Any, reset: bool = False) -> int:
     """Return llama.cpp's own count of prompt tokens computed since the last reset."""
-    import llama_cpp  # noqa: PLC0415 - the `local` extra, present whenever a client exists
+    import llama_cpp
 
     if reset:
         llama_cpp.llama_perf_context_reset(client.ctx)
@@ -106,7 +106,7 @@ class _Odds:
         self.content: list[dict[str, Any]] = []
 
     def __call__(self, _ids: Any, logits: Any) -> Any:
-        import numpy as np  # noqa: PLC0415 - llama-cpp-python's own dependency
+        import numpy as np
 
         shifted = logits - logits.max()
         logprobs = shifted - np.log(np.exp(shifted).sum())
@@ -136,8 +136,8 @@ def message_id(run_manager: Any) -> str:
 def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
     """Load the embedded model with llama.cpp (one call at a time: it is not thread-safe)."""
     try:
-        import llama_cpp  # noqa: F401, PLC0415
-        from langchain_community.chat_models import ChatLlamaCpp  # noqa: PLC0415
+        import llama_cpp  # noqa: F401
+        from langchain_community.chat_models import ChatLlamaCpp
     except ImportError as exc:
         raise LocalModelError(f"llama-cpp-python is not installed: {INSTALL_HINT}") from exc
     path = model_path()

@@ -35,7 +35,7 @@ def cache_dir() -> Path:
     configured = os.environ.get("ADAPTIVE_RAG_CACHE")
     if configured:
         return Path(configured).expanduser()
-    import platformdirs  # noqa: PLC0415 - only needed when the local model is used
+    import platformdirs
 
     return Path(platformdirs.user_cache_dir("adaptive-rag"))
 
@@ -97,7 +97,7 @@ def _locked(lock_path: Path) -> Iterator[None]:
 
 def _assemble(parts: list[Path], target: Path, stamp: Path, progress: bool) -> None:
     """Concatenate the parts into a temporary file, check the hash, then move it in place."""
-    from tqdm import tqdm  # noqa: PLC0415 - a chromadb dependency, only needed here
+    from tqdm import tqdm
 
     digest = hashlib.sha256()
     partial = target.with_suffix(".partial")

@@ -34,7 +34,7 @@ class TavilySearch:
         """Search Tavily and return results as documents with url and title."""
         try:
             if self._client is None:
-                from tavily import TavilyClient  # noqa: PLC0415 - built lazily
+                from tavily import TavilyClient
 
                 self._client = TavilyClient(api_key=self._api_key, api_base_url=self._base_url)
             payload = self._client.search(

@@ -127,13 +127,13 @@ class State(InputState, OutputState, total=False):
     documents: Annotated[list[Document], Turn(RESET), merge_documents]
     """Documents gathered this turn (knowledge base and web)."""
     doc_scores: Annotated[list[float], Turn([])]
-    """Relevance score per document in `documents`, from the grader."""
+    """Relevance score per document in `documents`, from the relevance judge (1.0: not judged)."""
     relevance: Annotated[Relevance | None, Turn(None)]
     """CRAG verdict on the latest retrieval."""
     retrieval_confident: Annotated[bool, Turn(False)]
     """Both search channels agreed on the top document (a signal for confidence)."""
     graded: Annotated[bool, Turn(True)]
-    """False when the grader's output could not be read (documents kept as relevant)."""
+    """False when no relevance judge was available for the sources (they were kept unjudged)."""
     sub_questions: Annotated[list[str], Turn([])]
     """Sub-questions of a complex question."""
     sub_searches: Annotated[list[SubSearch], Turn(RESET), merge_sub_searches]
@@ -167,7 +167,7 @@ class State(InputState, OutputState, total=False):
     recalled: Annotated[Recall | None, Turn(None)]
     """An earlier answer to the same question (answer cache), returned instead of a new run."""
     rejected: Annotated[list[Document], Turn([])]
-    """Documents the grader judged irrelevant; used only when nothing better was found."""
+    """Documents the relevance judge found unlikely; used only when nothing better was found."""
     web_status: Annotated[str, Turn("")]
     """'', 'ok', or why the web was not reached."""
     retrievals: Annotated[int, Turn(RESET), add_or_reset]

@@ -105,16 +105,16 @@ class Hop(TypedDict):
 
 
 class SelfCheck(TypedDict):
-    """Self-RAG verdict on the latest answer."""
+    """Self-RAG verdict on the latest answer, by rules and a fitted judge (no model call)."""
 
     grounded: bool
-    """Every claim is supported by the sources."""
+    """Every sentence is supported by the sources it cites (the grounding check)."""
     answers_question: bool
-    """The answer addresses the question."""
+    """The sources answer the question (the answerability judge, or declines 'never')."""
     feedback: str
     """What was wrong, fed back to the regeneration."""
     parsed: bool
-    """False when the checker's output could not be read (verdict is the safe default)."""
+    """Whether a verdict was reached (self_check always reaches one; False reads as unchecked)."""
 
 
 JudgeMethod = Literal["fitted", "model", "rule"]

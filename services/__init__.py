@@ -35,8 +35,8 @@ _OPEN_LOCK = threading.Lock()
 
 def default_retriever(ctx: Context) -> BaseRetriever:
     """Return hybrid search over the context's knowledge base (opened once per process)."""
-    from adaptive_rag.knowledge.retriever import HybridRetriever  # noqa: PLC0415 - heavy
-    from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError  # noqa: PLC0415
+    from adaptive_rag.knowledge.retriever import HybridRetriever
+    from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError
 
     key = (
         ctx.kb_path,
@@ -131,7 +131,7 @@ class Services:
         """Return the relevance judge for this run's sources, and why it is not the full one."""
         if self.relevance is not None:
             return self.relevance, ""
-        from adaptive_rag.knowledge.embeddings import resolve_embeddings_spec  # noqa: PLC0415
+        from adaptive_rag.knowledge.embeddings import resolve_embeddings_spec
 
         return relevance_judge(resolve_embeddings_spec(ctx.embedding_model), signals)
 

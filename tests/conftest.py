@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.providers import chat, local_model, local_weights
-from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, ScriptedJudge, kb_docs
+from fake_sources import FakeWeb, KeywordRetriever, kb_docs
+from fakes import ScriptedChatModel, ScriptedJudge
 
 
 @pytest.fixture(autouse=True)
@@ -85,6 +86,6 @@ def make_harness() -> Any:
 @pytest.fixture
 def heuristic_confidence(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rate confidence with the heuristic, not the shipped map: its orderings are what is tested."""
-    from adaptive_rag.nodes import finalize  # noqa: PLC0415
+    from adaptive_rag.nodes import finalize
 
     monkeypatch.setattr(finalize, "load_calibration", lambda: None)

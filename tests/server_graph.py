@@ -11,14 +11,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from adaptive_rag import Services, build_graph  # noqa: E402
-from adaptive_rag.core.access import Reader  # noqa: E402
-from adaptive_rag.knowledge.retriever import HybridRetriever  # noqa: E402
-from adaptive_rag.knowledge.store import KnowledgeBase  # noqa: E402
-from fakes import DEFAULT_SCRIPT, HashEmbeddings, KeywordRetriever, ScriptedChatModel, kb_docs  # noqa: E402
-from langchain_core.documents import Document  # noqa: E402
-from langchain_core.retrievers import BaseRetriever  # noqa: E402
-from tenants import echo_model  # noqa: E402
+from adaptive_rag import Services, build_graph
+from adaptive_rag.core.access import Reader
+from adaptive_rag.knowledge.retriever import HybridRetriever
+from adaptive_rag.knowledge.store import KnowledgeBase
+from fake_sources import HashEmbeddings, KeywordRetriever, kb_docs
+from fakes import DEFAULT_SCRIPT, ScriptedChatModel
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from tenants import echo_model
 
 REWRITE = "How long does the Zephyr X2 kettle take to boil?"
 

@@ -58,7 +58,7 @@ def http_server(
     """Serve `reply(path, body, headers) -> (status, body)` on loopback, after `delay` seconds."""
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             time.sleep(delay)
             status, payload = reply(self.path, body, dict(self.headers))
@@ -71,7 +71,7 @@ def http_server(
             except OSError:
                 pass  # the client gave up waiting
 
-        do_GET = do_POST  # noqa: N815
+        do_GET = do_POST
 
         def log_message(self, *args: object) -> None:
             pass
@@ -244,3 +244,14 @@ def http_figures(responses: list[Any]) -> dict[str, int]:
         "answers": sum(answered(r) for r in responses),
         "errors": sum(r.status_code >= 500 for r in responses),
     }
+
+
+def new_thread(url: str) -> str:
+    """Create a thread on a served graph; return its id."""
+    return str(httpx.post(f"{url}/threads", json={}, timeout=10).json()["thread_id"])
+
+
+def messages_of(url: str, thread: str) -> list[dict[str, Any]]:
+    """Return the messages a served thread holds."""
+    state = httpx.get(f"{url}/threads/{thread}/state", timeout=10).json()
+    return list((state.get("values") or {}).get("messages") or [])

@@ -14,7 +14,8 @@ from typing import Any
 
 from adaptive_rag.core.access import Reader
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fakes import DEFAULT_SCRIPT, HashEmbeddings, ScriptedChatModel
+from fake_sources import HashEmbeddings
+from fakes import DEFAULT_SCRIPT, ScriptedChatModel
 
 # owner, groups, file, text
 DOCUMENTS: list[tuple[str, tuple[str, ...], str, str]] = [

@@ -91,7 +91,7 @@ def test_bad_context_is_a_client_error_not_a_crash(server: str) -> None:
 
 def test_a_chat_client_streams_the_answer_once_under_one_id(server: str) -> None:
     """What Agent Chat UI asks for (messages-tuple + values), through the official SDK."""
-    from langgraph_sdk import get_sync_client  # noqa: PLC0415
+    from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=server)
     thread = client.threads.create()["thread_id"]
@@ -131,7 +131,7 @@ def test_a_chat_client_streams_the_answer_once_under_one_id(server: str) -> None
 
 def test_a_cancelled_run_stops_its_model_and_the_next_run_is_not_held_up(server: str) -> None:
     """runs.cancel mid-answer: the model (one call at a time, like the embedded one) is freed."""
-    from langgraph_sdk import get_sync_client  # noqa: PLC0415
+    from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=server)
     thread = client.threads.create()["thread_id"]
@@ -159,8 +159,8 @@ def test_a_cancelled_run_stops_its_model_and_the_next_run_is_not_held_up(server:
 
 def test_remote_graph_in_a_host_graph_takes_settings_through_configurable(server: str) -> None:
     """RemoteGraph as a node: the host's `context=` does not travel; config.configurable does."""
-    from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: PLC0415
-    from langgraph.pregel.remote import RemoteGraph  # noqa: PLC0415
+    from langgraph.graph import END, START, MessagesState, StateGraph
+    from langgraph.pregel.remote import RemoteGraph
 
     class Host(MessagesState):
         sources: list[dict[str, Any]]
@@ -184,7 +184,7 @@ def test_remote_graph_in_a_host_graph_takes_settings_through_configurable(server
 
 def test_the_clarify_interrupt_is_resumed_through_the_sdk(server: str) -> None:
     """The documented way to answer the agent's clarifying question on a served thread."""
-    from langgraph_sdk import get_sync_client  # noqa: PLC0415
+    from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=server)
     thread = client.threads.create()["thread_id"]

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+import tomllib
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +54,25 @@ def test_import_builds_no_client() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def _shipped_modules() -> set[str]:
+    """Return the modules the wheel ships: pyproject's packages and the .py files in each."""
+    root = Path(__file__).resolve().parents[1]
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    (name, folder), *_ = setuptools["package-dir"].items()
+    modules = set()
+    for package in setuptools["packages"]:
+        path = root / folder / package.removeprefix(name).lstrip(".").replace(".", "/")
+        modules |= {f"{package}.{p.stem}" for p in path.glob("*.py")}
+    return modules
+
+
+def test_the_wheel_ships_no_developer_benchmark() -> None:
+    modules = _shipped_modules()
+    assert {"adaptive_rag.cli.main", "adaptive_rag.evaluation.harness"} <= modules
+    benchmarks = sorted(m for m in modules if m.endswith("_bench") or m == "adaptive_rag.cli.bench")
+    assert benchmarks == [], "developer benchmarks belong in benchmarks/, outside the package"
 
 
 @dataclass
@@ -109,6 +129,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 def test_the_wheel_holds_one_package_with_its_data(installed: Installed, tmp_path: Path) -> None:
     dist_info = installed.wheel.name.split("-py3")[0] + ".dist-info"
     assert installed.tops == {"adaptive_rag", dist_info}
+    names = zipfile.ZipFile(installed.wheel).namelist()
+    assert not [n for n in names if n.endswith(("_bench.py", "cli/bench.py"))], names
     package = installed.site / "adaptive_rag"
     assert (package / "py.typed").is_file()
     assert (package / "examples" / "sample_kb" / "products" / "kestrel-k2.md").is_file()

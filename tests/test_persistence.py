@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, Services, build_graph
-from fakes import KeywordRetriever, ScriptedChatModel, kb_docs
+from fake_sources import KeywordRetriever, kb_docs
+from fakes import ScriptedChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.sqlite import SqliteSaver
 from servers import unavailable

@@ -48,7 +48,7 @@ def _npm_install(folder: Path, tool: str, timeout: int, env: dict[str, str] | No
 @contextlib.contextmanager
 def _dev_and_browser(tmp_path: Path, width: int, height: int) -> Iterator[tuple[str, Any, Path]]:
     """Serve the scripted graph with langgraph dev; yield its URL, a Chromium page, the shots dir."""
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+    from playwright.sync_api import sync_playwright
 
     assert Path(CHROMIUM).exists(), "Chromium is needed (Debian: apt-get install chromium)"
     scripted = f"{ROOT / 'tests' / 'server_graph.py'}:graph"

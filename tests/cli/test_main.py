@@ -10,7 +10,8 @@ import pytest
 from adaptive_rag.cli import main as cli
 from adaptive_rag.knowledge import embeddings
 from adaptive_rag.providers import chat
-from fakes import SAMPLE, HashEmbeddings, ScriptedChatModel
+from fake_sources import SAMPLE, HashEmbeddings
+from fakes import ScriptedChatModel
 from typer.testing import CliRunner
 
 runner = CliRunner()
@@ -107,7 +108,7 @@ def test_chat_streams_steps_follows_up_and_answers_clarifications(
 
 
 def test_serve_refuses_without_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.util  # noqa: PLC0415
+    import importlib.util
 
     real = importlib.util.find_spec
     monkeypatch.setattr(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 from adaptive_rag.core.citations import without_citations
 from adaptive_rag.core.grounding import check
-from fakes import SAMPLE
+from fake_sources import SAMPLE
 
 WARRANTY = "policies/warranty.md"
 RETURNS = "policies/returns.md"

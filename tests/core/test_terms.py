@@ -7,7 +7,7 @@ import sys
 
 import pytest
 from adaptive_rag.core.terms import Terms, found_in, stem, terms_of
-from fakes import SAMPLE
+from fake_sources import SAMPLE
 
 
 def test_english_names_are_capitalised_spans_not_sentence_starts() -> None:

@@ -13,7 +13,7 @@ from adaptive_rag import Context, build_graph
 from adaptive_rag.core.language import answers_in
 from adaptive_rag.evaluation.scoring import answer_text
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fakes import SAMPLE
+from fake_sources import SAMPLE
 from langgraph.checkpoint.memory import InMemorySaver
 from servers import unavailable
 
@@ -165,12 +165,12 @@ def test_a_call_past_its_time_limit_is_a_timeout_and_the_run_still_answers(
 
 def test_a_cancelled_run_frees_the_embedded_model_within_a_second(kb_dir: Path) -> None:
     """What `runs.cancel` does on the server: cancel the async run at its first answer token."""
-    import asyncio  # noqa: PLC0415
-    import time  # noqa: PLC0415
+    import asyncio
+    import time
 
-    from adaptive_rag.providers import local_model  # noqa: PLC0415
-    from langchain_core.callbacks import BaseCallbackHandler  # noqa: PLC0415
-    from langchain_core.messages import AIMessageChunk  # noqa: PLC0415
+    from adaptive_rag.providers import local_model
+    from langchain_core.callbacks import BaseCallbackHandler
+    from langchain_core.messages import AIMessageChunk
 
     graph = build_graph()
     ctx = Context(kb_path=str(kb_dir), collection="quillon", answer_check="off")
@@ -212,7 +212,7 @@ def test_a_cancelled_run_frees_the_embedded_model_within_a_second(kb_dir: Path) 
 
 
 def test_the_same_question_again_comes_from_the_answer_cache(ask: Any) -> None:
-    import time  # noqa: PLC0415
+    import time
 
     question = "How long does the Kestrel K2 battery last at the default reporting interval?"
     first = ask(question, thread="cache-first")

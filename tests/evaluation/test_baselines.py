@@ -13,7 +13,8 @@ from adaptive_rag.evaluation.baselines import (
 )
 from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
-from fakes import KeywordRetriever, ScriptedChatModel, kb_docs
+from fake_sources import KeywordRetriever, kb_docs
+from fakes import ScriptedChatModel
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,8 @@ from adaptive_rag.evaluation.report import build_report
 from adaptive_rag.evaluation.routing import summarize_routing
 from adaptive_rag.knowledge import embeddings
 from adaptive_rag.services import Services
-from fakes import HashEmbeddings, ScriptedChatModel
+from fake_sources import HashEmbeddings
+from fakes import ScriptedChatModel
 
 CORPUS = [
     {"doc_id": "k1", "title": "Kettle", "text": "The Zephyr X2 kettle holds 1.7 litres of water."},

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from adaptive_rag.cli.main import app
 from adaptive_rag.evaluation import router_fit
-from fakes import HashEmbeddings
+from fake_sources import HashEmbeddings
 from typer.testing import CliRunner
 
 TEMPLATES = {  # words that tell the labels apart, as a question's topic would

@@ -12,7 +12,8 @@ import pytest
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fakes import SAMPLE, HashEmbeddings, ScriptedChatModel
+from fake_sources import SAMPLE, HashEmbeddings
+from fakes import ScriptedChatModel
 
 QUESTION = "How long does the Kestrel K2 battery last?"
 
@@ -127,8 +128,8 @@ def test_off_and_declined_are_not_cached(tmp_path: Path) -> None:
 def test_an_answer_is_returned_for_a_day_only(
     cached: Cached, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from adaptive_rag.knowledge import answer_cache  # noqa: PLC0415
-    from adaptive_rag.nodes.remember import KEPT_FOR  # noqa: PLC0415
+    from adaptive_rag.knowledge import answer_cache
+    from adaptive_rag.nodes.remember import KEPT_FOR
 
     clock = [1_000_000.0]  # the cache's clock, so a slow machine cannot expire it early
     monkeypatch.setattr(answer_cache, "time", SimpleNamespace(time=lambda: clock[0]))

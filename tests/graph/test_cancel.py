@@ -47,7 +47,7 @@ def test_a_run_that_is_not_cancelled_is_untouched(make_harness: Any) -> None:
 
 
 def test_the_signal_is_a_base_exception_so_no_node_degrades_on_it() -> None:
-    import threading  # noqa: PLC0415
+    import threading
 
     stop = threading.Event()
 

@@ -7,7 +7,8 @@ from typing import Any
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.nodes.clarify import combine
 from adaptive_rag.prompts import clarify as prompts
-from fakes import KeywordRetriever, ScriptedChatModel, kb_docs
+from fake_sources import KeywordRetriever, kb_docs
+from fakes import ScriptedChatModel
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 

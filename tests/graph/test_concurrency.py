@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from adaptive_rag import Services, build_graph
-from fakes import KeywordRetriever, ScriptedChatModel, kb_docs
+from fake_sources import KeywordRetriever, kb_docs
+from fakes import ScriptedChatModel
 from langgraph.checkpoint.memory import InMemorySaver
 
 QUESTIONS = [

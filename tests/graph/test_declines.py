@@ -6,7 +6,8 @@ import itertools
 from typing import Any
 
 from adaptive_rag.prompts import generate as generate_prompts
-from fakes import KeywordRetriever, ScriptedJudge
+from fake_sources import KeywordRetriever
+from fakes import ScriptedJudge
 from langchain_core.documents import Document
 
 

@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context
+from fake_sources import KeywordRetriever
 from langchain_core.documents import Document
-
-from tests.fakes import KeywordRetriever
 
 BRIDGE = "Where was the inventor of the Zephyr kettle born?"
 

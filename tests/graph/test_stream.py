@@ -7,7 +7,8 @@ from typing import Any
 from adaptive_rag import Context
 from adaptive_rag.graph.builder import build_graph
 from adaptive_rag.services import Services
-from fakes import KeywordRetriever, ScriptedChatModel, kb_docs
+from fake_sources import KeywordRetriever, kb_docs
+from fakes import ScriptedChatModel
 from langgraph.checkpoint.memory import InMemorySaver
 
 

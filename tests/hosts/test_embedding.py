@@ -6,7 +6,8 @@ from typing import Any
 
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.graph.as_tool import as_tool
-from fakes import KeywordRetriever, ScriptedChatModel, kb_docs
+from fake_sources import KeywordRetriever, kb_docs
+from fakes import ScriptedChatModel
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fakes import HashEmbeddings
+from fake_sources import HashEmbeddings
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ import pytest
 from adaptive_rag.core.access import Reader
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fakes import HashEmbeddings
+from fake_sources import HashEmbeddings
 from tenants import QUESTIONS, READERS, build_kb, leaks, seen
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fakes import SAMPLE, HashEmbeddings
+from fake_sources import SAMPLE, HashEmbeddings
 from servers import chroma_process, free_port
 
 pytestmark = pytest.mark.server

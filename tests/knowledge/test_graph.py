@@ -12,7 +12,7 @@ from adaptive_rag.core.entities import key
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fakes import HashEmbeddings
+from fake_sources import HashEmbeddings
 
 BRIDGE = Path(__file__).resolve().parents[1] / "data" / "bridge"
 QUESTIONS = read_jsonl(BRIDGE / "questions.jsonl")

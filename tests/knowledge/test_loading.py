@@ -1,7 +1,9 @@
-"""Loaders: Markdown titles, HTML headings, PDF pages, JSONL metadata; chunking of Chinese."""
+"""Loaders: Markdown titles, HTML headings, PDF pages, JSONL metadata; Chinese chunked and cut quietly."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,3 +101,21 @@ def test_chunking_respects_headings_overlaps_and_handles_chinese() -> None:
 def test_tokenizer_cuts_chinese_and_drops_stopwords() -> None:
     assert tokenize("What is the warranty of the Heron hub?") == ["warranty", "heron", "hub"]
     assert "保修" in tokenize("Heron 网关的保修期是多久？")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from adaptive_rag.knowledge.keyword import tokenize; print(tokenize('保修期是多久'))",
+        "from adaptive_rag.core.terms import terms_of; print(terms_of('李明在北京工作'))",
+    ],
+    ids=["keyword index", "terms"],
+)
+def test_cutting_chinese_first_prints_nothing_from_jieba(code: str, tmp_path: Path) -> None:
+    # a fresh process: jieba loads its dictionary once per process, and logs it at DEBUG
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    assert "保修" in out.stdout or "北京" in out.stdout
+    assert "prefix dict" not in out.stderr.lower() and "loading model" not in out.stderr.lower()
+    assert out.stderr == ""

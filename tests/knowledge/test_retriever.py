@@ -7,7 +7,7 @@ from typing import Any
 
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.knowledge.retriever import HybridRetriever, chroma_where
-from fakes import SAMPLE
+from fake_sources import SAMPLE
 
 
 def test_rrf_rewards_agreement_and_deduplicates() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError
-from fakes import SAMPLE
+from fake_sources import SAMPLE
 
 
 def copy_sample(tmp_path: Path) -> Path:
@@ -108,7 +108,7 @@ def test_an_empty_collection_is_said_to_be_empty(open_kb: Any) -> None:
 def test_every_entry_point_shares_one_default_collection(
     open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from adaptive_rag.schema.context import Context  # noqa: PLC0415
+    from adaptive_rag.schema.context import Context
 
     assert Context().collection == "default"
     assert open_kb("").name == "default"

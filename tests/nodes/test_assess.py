@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, Services, build_graph, services
-from fakes import KeywordRetriever, OddsModel, ScriptedChatModel, ScriptedJudge, kb_docs
+from fake_sources import KeywordRetriever, kb_docs
+from fakes import OddsModel, ScriptedChatModel, ScriptedJudge
 
 QUESTION = "How big is the Zephyr X2 kettle?"
 

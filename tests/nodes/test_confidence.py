@@ -43,7 +43,7 @@ def test_a_failed_turn_is_zero_whatever_the_map_says(values: dict[str, Any]) -> 
 
 
 def test_the_shipped_map_reads_the_features_finalize_computes() -> None:
-    from adaptive_rag.core.calibration import load_calibration  # noqa: PLC0415
+    from adaptive_rag.core.calibration import load_calibration
 
     shipped = load_calibration()
     assert shipped is not None, "core/confidence.json is missing from the package"

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
-from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, ScriptedJudge, kb_docs, web_docs
+from fake_sources import FakeWeb, KeywordRetriever, kb_docs, web_docs
+from fakes import ScriptedChatModel, ScriptedJudge
 
 UNSUPPORTED = "It costs 49 dollars [1]."
 """An answer no source supports, however often it is written."""

@@ -12,7 +12,8 @@ from adaptive_rag.cli import main as cli
 from adaptive_rag.knowledge import embeddings
 from adaptive_rag.schema.checks import clean_question
 from adaptive_rag.schema.state import REJECTED
-from fakes import HashEmbeddings, KeywordRetriever, ScriptedChatModel, kb_docs
+from fake_sources import HashEmbeddings, KeywordRetriever, kb_docs
+from fakes import ScriptedChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from typer.testing import CliRunner

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fakes import HashEmbeddings
+from fake_sources import HashEmbeddings
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -59,7 +59,7 @@ CHILD = textwrap.dedent(
     import sys, time
     sys.path.insert(0, {tests!r})
     import adaptive_rag.knowledge.store as store
-    from fakes import HashEmbeddings
+    from fake_sources import HashEmbeddings
     import adaptive_rag.knowledge.ingest as ingest
     ingest.WRITE_GROUP_CHUNKS = 8
     kb = store.KnowledgeBase.open({kb!r}, "faults", "test:hash", create=True,

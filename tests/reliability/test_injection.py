@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from adaptive_rag import Context, Services, build_graph, prompts
 from adaptive_rag.knowledge.sources import format_documents
-from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, kb_docs, web_docs
+from fake_sources import FakeWeb, KeywordRetriever, kb_docs, web_docs
+from fakes import ScriptedChatModel
 from langchain_core.documents import Document
 
 INJECTION = (

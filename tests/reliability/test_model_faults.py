@@ -7,7 +7,8 @@ from typing import Any
 import adaptive_rag
 import pytest
 from adaptive_rag import Services, build_graph
-from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, ScriptedJudge, kb_docs, web_docs
+from fake_sources import FakeWeb, KeywordRetriever, kb_docs, web_docs
+from fakes import ScriptedChatModel, ScriptedJudge
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 

@@ -12,7 +12,8 @@ from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.core.secrets import describe, redact
 from adaptive_rag.providers import chat
 from adaptive_rag.providers.web import TavilySearch
-from fakes import FakeWeb, KeywordRetriever, ScriptedChatModel, ScriptedJudge, kb_docs
+from fake_sources import FakeWeb, KeywordRetriever, kb_docs
+from fakes import ScriptedChatModel, ScriptedJudge
 from langgraph.checkpoint.memory import InMemorySaver
 from servers import http_server
 

@@ -17,7 +17,8 @@ from adaptive_rag.knowledge import embeddings
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.providers.web import TavilySearch
-from fakes import SAMPLE, HashEmbeddings, ScriptedChatModel, ScriptedJudge
+from fake_sources import SAMPLE, HashEmbeddings
+from fakes import ScriptedChatModel, ScriptedJudge
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from servers import chroma_process, free_port, http_server, silent_server

@@ -116,7 +116,7 @@ def test_a_lane_that_cannot_open_shares_the_model_and_says_so(
 
 def _server_requests(stream_reply: str) -> tuple[list[dict[str, object]], object]:
     """A fake OpenAI-compatible server's handler: it records each request's JSON body."""
-    import json  # noqa: PLC0415
+    import json
 
     seen: list[dict[str, object]] = []
     top = [{"token": "yes", "logprob": -0.1}, {"token": "no", "logprob": -2.4}]
@@ -152,8 +152,8 @@ def test_a_yes_no_caps_a_compatible_server_at_one_token_where_it_reads_the_cap(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """llama.cpp's and Ollama's servers read max_tokens, not langchain-openai's max_completion_tokens."""
-    from langchain_core.messages import HumanMessage  # noqa: PLC0415
-    from servers import http_server  # noqa: PLC0415
+    from langchain_core.messages import HumanMessage
+    from servers import http_server
 
     seen, reply = _server_requests("yes")
     with http_server(reply) as url:
@@ -172,11 +172,11 @@ def test_a_yes_no_caps_a_compatible_server_at_one_token_where_it_reads_the_cap(
 
 def test_a_call_of_a_cancellable_run_streams_its_request(monkeypatch: pytest.MonkeyPatch) -> None:
     """A server stops a reply only when a streamed connection closes: judgments stream too."""
-    import threading  # noqa: PLC0415
+    import threading
 
-    from adaptive_rag.core.cancel import watched  # noqa: PLC0415
-    from langchain_core.messages import HumanMessage  # noqa: PLC0415
-    from servers import http_server  # noqa: PLC0415
+    from adaptive_rag.core.cancel import watched
+    from langchain_core.messages import HumanMessage
+    from servers import http_server
 
     seen, reply = _server_requests('{"scores": [1]}')
     with http_server(reply) as url:

@@ -37,7 +37,7 @@ def measure(
     names: list[str], closest: int, embedding_model: str = "auto"
 ) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
     """Per set: false hits at each threshold, and the `closest` most alike differing pairs."""
-    import numpy as np  # noqa: PLC0415 - a chromadb dependency
+    import numpy as np
 
     embeddings = load_embeddings(embedding_model)
     rows, pairs_to_read = [], {}

@@ -1,4 +1,8 @@
-"""Benchmarks over ../shared/data that print figures (no asserts)."""
+"""Developer benchmarks over ../shared/data that print figures (no asserts); not installed.
+
+Run from a clone, with the package installed in the venv:
+`.venv/bin/python benchmarks/bench.py retrieval --limit 150` (`--help` lists the benchmarks).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from adaptive_rag.cli.common import app
 
-bench = typer.Typer(help="Benchmarks over ../shared/data that print figures (no asserts).")
-app.add_typer(bench, name="bench")
+bench = typer.Typer(
+    help="Developer benchmarks over ../shared/data that print figures (no asserts).",
+    no_args_is_help=True,
+    add_completion=False,
+)
 
 
 @bench.command("retrieval")
@@ -39,10 +45,10 @@ def bench_retrieval(
     ] = True,
 ) -> None:
     """Recall of BM25, vector, hybrid and hybrid + graph; ingestion speed; latency at scale."""
-    from adaptive_rag.evaluation import retrieval_bench as rb  # noqa: PLC0415
-    from adaptive_rag.evaluation import scale_bench as sb  # noqa: PLC0415
-    from adaptive_rag.evaluation.sets import load_eval_set, retrieval_sets  # noqa: PLC0415
-    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+    import retrieval_bench as rb
+    import scale_bench as sb
+    from adaptive_rag.evaluation.sets import load_eval_set, retrieval_sets
+    from adaptive_rag.evaluation.tables import table
 
     if len(questions or []) != len(corpus or []):
         raise typer.BadParameter("give one --corpus per --questions, in the same order")
@@ -73,8 +79,8 @@ def bench_access(
     out: Annotated[Path | None, typer.Option(help="Also write the table here (Markdown).")] = None,
 ) -> None:
     """Time retrieval as one tenant (filtered) against unfiltered, interleaved, per search mode."""
-    from adaptive_rag.evaluation.access_bench import access_table  # noqa: PLC0415
-    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+    from access_bench import access_table
+    from adaptive_rag.evaluation.tables import table
 
     text = table(access_table(size, tenants, queries, embedding_model)) + "\n"
     typer.echo(text)
@@ -88,7 +94,7 @@ def bench_models(
     out: Annotated[Path | None, typer.Option(help="Also write the table here (Markdown).")] = None,
 ) -> None:
     """Embedded model: load time; per node latency, tokens and parse failures."""
-    from adaptive_rag.evaluation import model_bench as mb  # noqa: PLC0415
+    import model_bench as mb
 
     text = mb.run(limit)
     typer.echo(text)
@@ -98,11 +104,11 @@ def bench_models(
 
 def _sample_kb(kb_path: str, collection: str) -> tuple[str, str, list[str]]:
     """Return a knowledge base (the bundled sample in a temp dir unless given) and its questions."""
-    import tempfile  # noqa: PLC0415
+    import tempfile
 
-    from adaptive_rag.cli.common import SAMPLE_KB, SAMPLE_QUESTIONS  # noqa: PLC0415
-    from adaptive_rag.evaluation.data import read_jsonl  # noqa: PLC0415
-    from adaptive_rag.knowledge.store import KnowledgeBase  # noqa: PLC0415
+    from adaptive_rag.cli.common import SAMPLE_KB, SAMPLE_QUESTIONS
+    from adaptive_rag.evaluation.data import read_jsonl
+    from adaptive_rag.knowledge.store import KnowledgeBase
 
     rows = read_jsonl(SAMPLE_QUESTIONS)
     if not kb_path:
@@ -119,8 +125,8 @@ def bench_concurrency(
     collection: Annotated[str, typer.Option(help="Collection (with --kb-path).")] = "",
 ) -> None:
     """Embedded model: N runs at once, per way of sharing it (interleaved in one process)."""
-    from adaptive_rag.evaluation import concurrency_bench as cb  # noqa: PLC0415
-    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+    import concurrency_bench as cb
+    from adaptive_rag.evaluation.tables import table
 
     kb_path, collection, questions = _sample_kb(kb_path, collection)
     questions = questions[1:-1]  # the knowledge-base questions (not the greeting, not real-time)
@@ -136,8 +142,8 @@ def bench_ttft(
     collection: Annotated[str, typer.Option(help="Collection (with --kb-path).")] = "",
 ) -> None:
     """Embedded model: time to the first answer token per route, over the sample questions."""
-    from adaptive_rag.evaluation import ttft_bench as tb  # noqa: PLC0415
-    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+    import ttft_bench as tb
+    from adaptive_rag.evaluation.tables import table
 
     kb_path, collection, questions = _sample_kb(kb_path, collection)
     progress = partial(typer.echo, err=True)
@@ -153,8 +159,8 @@ def bench_answer_cache(
     closest: Annotated[int, typer.Option(help="Also list the most alike pairs per set.")] = 3,
 ) -> None:
     """Count false hits of answer-cache thresholds: alike questions that want other answers."""
-    from adaptive_rag.evaluation import cache_bench as cb  # noqa: PLC0415
-    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+    import cache_bench as cb
+    from adaptive_rag.evaluation.tables import table
 
     names = [d.strip() for d in datasets.split(",") if d.strip()]
     rows, pairs = cb.measure(names, closest, embedding_model)
@@ -170,7 +176,11 @@ def bench_grounding(
     chunk_chars: Annotated[int, typer.Option(help="Characters per source chunk.")] = 1000,
 ) -> None:
     """Time the rule-based grounding check per answer and the term extractor per chunk."""
-    from adaptive_rag.evaluation import grounding_bench as gb  # noqa: PLC0415
-    from adaptive_rag.evaluation.tables import table  # noqa: PLC0415
+    import grounding_bench as gb
+    from adaptive_rag.evaluation.tables import table
 
     typer.echo(table(gb.measure(answers, chunk_chars)))
+
+
+if __name__ == "__main__":
+    bench()

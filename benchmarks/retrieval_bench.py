@@ -1,6 +1,6 @@
 """Retrieval benchmark: recall of BM25, vector, hybrid and hybrid + graph; ingestion speed.
 
-Latency at scale is evaluation.scale_bench's; the graph's fusion variants are graph_bench's.
+Latency at scale is scale_bench's; the graph's fusion variants are graph_bench's.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from typing import Any, Literal
 from adaptive_rag.core.entities import entities_of
 from adaptive_rag.core.terms import terms_of
 from adaptive_rag.evaluation.data import corpus_to_jsonl
-from adaptive_rag.evaluation.graph_bench import fusion_rows
 from adaptive_rag.evaluation.metrics import ranking_scores
 from adaptive_rag.evaluation.sets import EvalSet
 from adaptive_rag.knowledge.chunking import index_text
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.knowledge.upgrade import get_all
+from graph_bench import fusion_rows
 from langchain_core.documents import Document
 
 
@@ -47,7 +47,7 @@ def recall_table(
 
     `limit` questions are drawn per set (0: all), the same ones for every mode; a corpus two
     sets share is ingested once. Each row also says what entity extraction added to the ingest.
-    With `fusions`, the graph's fusion variants are scored too (evaluation.graph_bench).
+    With `fusions`, the graph's fusion variants are scored too (graph_bench).
     """
     rows: list[dict[str, Any]] = []
     fused: list[dict[str, Any]] = []

@@ -23,7 +23,7 @@ STATE_CACHE_BYTES = 512 << 20
 
 def _use_state_cache(client: Any, on: bool) -> None:
     """Start cold: drop what llama.cpp holds, with or without llama-cpp-python's LlamaRAMCache."""
-    from llama_cpp.llama_cache import LlamaRAMCache  # noqa: PLC0415 - the `local` extra
+    from llama_cpp.llama_cache import LlamaRAMCache
 
     client.reset()
     client.set_cache(LlamaRAMCache(STATE_CACHE_BYTES) if on else None)

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.core.access import Reader, access_metadata
-from adaptive_rag.evaluation.scale_bench import VOCAB, RandomEmbeddings, load_synthetic
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.embeddings import Embeddings
+from scale_bench import VOCAB, RandomEmbeddings, load_synthetic
 
 
 def _owner(i: int, tenants: int) -> dict[str, Any]:

@@ -1,0 +1,50 @@
+"""The developer benchmarks run from a clone as a script, over the installed package."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+COMMANDS = ("retrieval", "access", "models", "concurrency", "ttft", "answer-cache", "grounding")
+
+
+@pytest.fixture
+def bench_path(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Put benchmarks/ first on sys.path, as running `python benchmarks/bench.py` does."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    return BENCHMARKS
+
+
+def test_the_script_lists_every_benchmark(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench.py"), "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,  # from anywhere: the script finds its own modules beside it
+    )
+    for command in COMMANDS:
+        assert command in out.stdout, out.stdout
+
+
+def test_every_benchmark_module_imports(bench_path: Path) -> None:
+    names = sorted(p.stem for p in bench_path.glob("*_bench.py"))
+    assert len(names) == 9
+    for name in names:
+        module = importlib.import_module(name)
+        assert module.__doc__, name
+
+
+def test_latency_at_scale_runs_offline(bench_path: Path) -> None:
+    bench = importlib.import_module("bench")
+    result = CliRunner().invoke(
+        bench.bench, ["retrieval", "--no-recall", "--sets", "", "--sizes", "200"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "### Latency at scale" in result.output and "| 200 |" in result.output

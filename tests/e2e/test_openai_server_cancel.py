@@ -1,0 +1,138 @@
+"""Cancelling a run on a real OpenAI-compatible server (llama.cpp's) frees the server.
+
+llama.cpp's server stops a reply only when a streamed connection closes, so every call is
+streamed under a cancellable run; a cancel, in-process or through `langgraph dev`'s runs.cancel,
+must leave the server idle within about a second (or three tokens at its pace).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import time
+from pathlib import Path
+
+import pytest
+from adaptive_rag import build_graph
+from hosted_model import (
+    ALIAS,
+    COMPARE,
+    KB,
+    SIMPLE,
+    Calls,
+    busy_until,
+    context,
+    first_token_after,
+    freed_within,
+    pace,
+)
+from servers import langgraph_dev
+
+pytestmark = pytest.mark.local_model
+
+if not os.environ.get("CI") and not all(
+    importlib.util.find_spec(name) for name in ("llama_cpp", "fastapi", "starlette_context")
+):
+    pytest.skip("llama.cpp's server needs the `local` extra", allow_module_level=True)
+
+
+def test_a_run_cancelled_during_a_json_judgment_frees_the_server(
+    hosted: str, server: tuple[str, int], hosted_kb: Path
+) -> None:
+    """What runs.cancel does on `langgraph dev`: cancel the async run at decompose's first token."""
+    graph, ctx = build_graph(), context(hosted_kb)
+
+    async def main() -> tuple[float, int, Calls]:
+        loop = asyncio.get_running_loop()
+        seen: asyncio.Queue[str] = asyncio.Queue()
+        calls = Calls("decompose", lambda event: loop.call_soon_threadsafe(seen.put_nowait, event))
+
+        async def consume() -> None:
+            async for _ in graph.astream(
+                {"question": COMPARE}, {"callbacks": [calls]}, context=ctx, stream_mode="updates"
+            ):
+                pass
+
+        task = asyncio.create_task(consume())
+        for _ in range(4):  # the reply has begun: its role, then tokens at the server's pace
+            event = await asyncio.wait_for(seen.get(), timeout=600)
+            assert event == "token", "decompose's reply was not streamed: a cancel cannot stop it"
+        task.cancel()
+        started, (decompose,) = time.monotonic(), calls.of("decompose")
+        written = len(decompose["times"])
+        return await asyncio.to_thread(busy_until, server[1], started), written, calls
+
+    busy, at_cancel, calls = asyncio.run(main())
+    then = first_token_after(hosted)
+    (decompose,) = calls.of("decompose")
+    times = decompose["times"][:at_cancel]
+    print(f"\ncancel in decompose's reply ({pace(times):.2f} s a token): the server", end=" ")
+    print(f"computed {busy:.2f} s more; a request then got its first token in {then:.2f} s")
+    assert len(decompose["times"]) - at_cancel <= 2, decompose  # the client stopped reading
+    assert busy < freed_within(times), busy  # and the server stopped writing
+
+
+def test_the_answer_streams_over_langgraph_dev_and_a_cancel_frees_the_server(
+    hosted: str, server: tuple[str, int], hosted_kb: Path, tmp_path: Path
+) -> None:
+    from langgraph_sdk import get_sync_client
+
+    env = {
+        "OPENAI_BASE_URL": hosted,
+        "ADAPTIVE_RAG_CHAT_MODEL": f"openai:{ALIAS}",
+        "ADAPTIVE_RAG_DATA": str(tmp_path / "data"),
+    }
+    settings = {
+        "kb_path": str(hosted_kb),
+        "collection": "quillon",
+        "kb_description": KB,
+        "answer_cache": False,
+    }
+    with langgraph_dev(tmp_path, {}, env) as (url, _):
+        client = get_sync_client(url=url)
+        thread = client.threads.create()["thread_id"]
+        chunks, values = [], []
+        for part in client.runs.stream(
+            thread,
+            "agent",
+            input={"messages": [{"role": "user", "content": SIMPLE}]},
+            context=settings,
+            stream_mode=["messages-tuple", "values"],
+        ):
+            if part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
+                chunks.append(part.data)
+            elif part.event == "values":
+                values.append(part.data)
+        assert {meta["langgraph_node"] for _, meta in chunks} == {"generate"}, chunks[:3]
+        assert len({message["id"] for message, _ in chunks}) == 1
+        assert len(chunks) >= 5  # token by token, not the answer in one piece
+        streamed = "".join(message["content"] for message, _ in chunks).strip()
+        final = values[-1]
+        assert streamed and streamed in final["messages"][-1]["content"] and "14" in streamed
+        assert not final["failures"], final["failures"]
+
+        thread = client.threads.create()["thread_id"]
+        run_id, times = "", []
+        for part in client.runs.stream(
+            thread,
+            "agent",
+            input={
+                "messages": [{"role": "user", "content": "Explain the whole warranty in detail."}]
+            },
+            context={**settings, "declines": "never"},
+            stream_mode="messages-tuple",
+        ):
+            if part.event == "metadata":
+                run_id = part.data["run_id"]
+            elif part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
+                times.append(time.monotonic())
+                if len(times) == 4:  # the answer is being written
+                    break
+        started = time.monotonic()
+        client.runs.cancel(thread, run_id)
+        busy = busy_until(server[1], started)
+        then = first_token_after(hosted)
+    print(f"\nruns.cancel mid-answer ({pace(times):.2f} s a token): the server", end=" ")
+    print(f"computed {busy:.2f} s more; a request then got its first token in {then:.2f} s")
+    assert busy < freed_within(times), busy

@@ -1,0 +1,107 @@
+"""Fake sources: a keyword retriever, a web search, hashed embeddings and a few documents."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from adaptive_rag.providers.web import WebSearchError
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from langchain_core.retrievers import BaseRetriever
+
+
+class KeywordRetriever(BaseRetriever):
+    """Rank documents by shared words with the query (a stand-in for the real index)."""
+
+    docs: list[Document]
+    k: int = 4
+    fail: bool = False
+    agree: bool = False  # mark the top hit as agreed on by both channels, like HybridRetriever
+
+    def _get_relevant_documents(self, query: str, *, run_manager: Any = None) -> list[Document]:
+        if self.fail:
+            raise ConnectionError("vector store is down")
+        words = set(re.findall(r"\w+", query.lower()))
+        scored = [
+            (len(words & set(re.findall(r"\w+", d.page_content.lower()))), d) for d in self.docs
+        ]
+        found = [d for s, d in sorted(scored, key=lambda x: -x[0]) if s > 0][: self.k]
+        return [
+            Document(
+                page_content=d.page_content,
+                metadata={**d.metadata, "agreement": self.agree and i == 0},
+            )
+            for i, d in enumerate(found)
+        ]
+
+
+class FakeWeb:
+    """A web search that returns fixed results or raises like an unreachable Tavily."""
+
+    def __init__(self, results: list[Document] | None = None, error: str | None = None) -> None:
+        self.results = results or []
+        self.error = error
+        self.queries: list[str] = []
+
+    def search(self, query: str, max_results: int) -> list[Document]:
+        self.queries.append(query)
+        if self.error:
+            raise WebSearchError(self.error)
+        return self.results[:max_results]
+
+
+def kb_docs() -> list[Document]:
+    return [
+        Document(
+            page_content="The Zephyr X2 kettle has a 1.7 litre capacity and boils in 3 minutes.",
+            metadata={"id": "kettle-1", "source": "products/zephyr.md", "title": "Zephyr X2"},
+        ),
+        Document(
+            page_content="Returns are accepted within 30 days of purchase with a receipt.",
+            metadata={"id": "policy-1", "source": "policies/returns.md", "title": "Returns"},
+        ),
+        Document(
+            page_content="The Aurora lamp uses 9 watts and lasts 25000 hours.",
+            metadata={"id": "lamp-1", "source": "products/aurora.md", "title": "Aurora lamp"},
+        ),
+    ]
+
+
+def web_docs() -> list[Document]:
+    return [
+        Document(
+            page_content="Breaking: the Zephyr X3 was announced today.",
+            metadata={
+                "origin": "web",
+                "id": "https://news.example/x3",
+                "source": "https://news.example/x3",
+                "title": "X3 news",
+            },
+        )
+    ]
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "sample_kb"
+
+
+class HashEmbeddings(Embeddings):
+    """Bag of hashed words (and CJK characters): deterministic, fast, meaning-blind."""
+
+    dim = 256
+
+    def _one(self, text: str) -> list[float]:
+        vec = np.zeros(self.dim, dtype=np.float32)
+        for token in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]", text.lower()):
+            vec[int(hashlib.md5(token.encode()).hexdigest(), 16) % self.dim] += 1.0
+        norm = float(np.linalg.norm(vec)) or 1.0
+        return (vec / norm).tolist()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._one(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._one(text)
