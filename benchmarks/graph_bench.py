@@ -41,7 +41,10 @@ def _weighted(rankings: list[list[str]], weights: list[float]) -> list[str]:
 def _walk(kb: KnowledgeBase, question: str, fused: list[str]) -> list[str]:
     """Return the graph channel's ranking as the retriever makes it (knowledge.graph's walk)."""
     seeds = [(cid, 1.0 / rank) for rank, cid in enumerate(fused[:GRAPH_SEEDS], start=1)]
-    return [cid for cid, _ in kb.graph_search(question, seeds, DEPTH, Reader(everyone=True))]
+    return [
+        cid
+        for cid, _ in kb.graph_search(entities_of(question), seeds, DEPTH, Reader(everyone=True))
+    ]
 
 
 def _one_step(kb: KnowledgeBase, question: str, fused: list[str]) -> list[str]:

@@ -17,10 +17,16 @@ def print_footer(out: dict[str, Any], seconds: float, all_sources: bool = False)
     """Print the cited sources (all with all_sources), the route and what the answer cost."""
     sources = out.get("sources") or []
     shown = [s for s in sources if s["cited"] or all_sources]
+    links = {
+        (link["title"], link["source"]): link["entities"]
+        for link in (out.get("diagnostics") or {}).get("links") or []
+    }
     if shown:
         typer.echo("\nSources:" if out.get("answerable", True) else "\nDocuments looked at:")
         for src in shown:
             mark = "" if src["cited"] or not out.get("answerable", True) else " (not cited)"
+            linked = links.get((src["title"], src["source"]))
+            mark += f" (linked by {', '.join(linked)})" if linked else ""
             typer.echo(f"  [{src['id']}] {src['title']} — {src['source']}{mark}")
     hidden = len(sources) - len(shown)
     if hidden:

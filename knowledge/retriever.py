@@ -1,9 +1,10 @@
 """Hybrid search: vector (Chroma) and keyword (BM25) results fused by reciprocal rank.
 
 With `graph` on, the entity graph (knowledge.graph) then ranks chunks by personalized PageRank
-from the top fused hits and the question's entities, and its ranking is fused with the other two
-by the same RRF: how a question reaches the document that names what the question does not (the
-bridge), and how documents that share names with the best hits rise among the others.
+from the top fused hits and the question's entities (and the bridges an earlier hop found), and
+its ranking is fused with the other two by the same RRF: how a question reaches the document that
+names what the question does not (the bridge), and how documents that share names with the best
+hits rise among the others.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from adaptive_rag.core.access import Reader
+from adaptive_rag.core.entities import entities_of
 from adaptive_rag.core.secrets import describe
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.knowledge.store import KnowledgeBase
@@ -59,6 +61,9 @@ class HybridRetriever(BaseRetriever):
     """Who is asking: only documents they may read are searched or returned (core.access)."""
     graph: bool = True
     """Walk the entity graph from the top hits and fuse what it links (the `graph` channel)."""
+    bridges: tuple[str, ...] = ()
+    """Entity keys the walk also starts from: names an earlier hop found in chunks this reader
+    read (a multi-step search's bridge), beside the query's own."""
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun | None = None
@@ -140,7 +145,8 @@ class HybridRetriever(BaseRetriever):
     ) -> tuple[list[tuple[str, float]], dict[str, tuple[str, ...]]]:
         """Return the graph channel's ranking, and the entities that linked each chunk in it."""
         weighted = [(cid, 1.0 / rank) for rank, cid in enumerate(seeds, start=1)]
-        reached = self.kb.graph_search(query, weighted, self.fetch_k, self.reader)
+        names = {*entities_of(query), *self.bridges}
+        reached = self.kb.graph_search(names, weighted, self.fetch_k, self.reader)
         return [(cid, r.score) for cid, r in reached], {cid: r.entities for cid, r in reached}
 
     def _widen(self, docs: list[Document]) -> list[Document]:

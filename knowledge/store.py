@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 from adaptive_rag.core.access import Reader
-from adaptive_rag.core.entities import VERSION, entities_of
+from adaptive_rag.core.entities import VERSION
 from adaptive_rag.core.environment import default_collection
 from adaptive_rag.knowledge.answer_cache import AnswerCache
 from adaptive_rag.knowledge.clients import chroma_client
@@ -198,14 +199,13 @@ class KnowledgeBase(Ingestion):
         return self.keyword_index().search(query, n, reader or Reader())
 
     def graph_search(
-        self, question: str, seeds: list[tuple[str, float]], n: int, reader: Reader | None = None
+        self, names: Collection[str], seeds: list[tuple[str, float]], n: int, reader: Reader
     ) -> list[tuple[str, Reached]]:
         """Return up to n chunks the entity graph ranks from the seeds (chunk id, weight).
 
-        The walk starts from the seeds and the question's entities; only chunks the reader may
-        read are walked through or returned (knowledge.graph).
+        The walk starts from the seeds and from entity keys (the question's, a hop's bridges:
+        core.entities); only chunks the reader may read are walked through or returned.
         """
-        reader = reader or Reader()
         index = self.keyword_index()
         allowed = None if reader.everyone else index.readable(reader)
         positions = [
@@ -213,7 +213,7 @@ class KnowledgeBase(Ingestion):
             for c, w in seeds
             if (p := index.position.get(c)) is not None and (allowed is None or allowed[p])
         ]
-        found = index.graph.walk(positions, set(entities_of(question)), allowed, n)
+        found = index.graph.walk(positions, set(names), allowed, n)
         return [(index.ids[r.position], r) for r in found]
 
     def keyword_index(self) -> KeywordIndex:

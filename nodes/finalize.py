@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Literal, NamedTuple, cast
 
 from adaptive_rag.core.calibration import calibrated, load_calibration
+from adaptive_rag.core.entities import entities_of, key
 from adaptive_rag.core.language import language_of
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.reading import switched_on, verdict_score
+from adaptive_rag.schema.reading import links_of, switched_on, verdict_score
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import REJECTED, REMEMBERED, State
 from adaptive_rag.schema.updates import Update
@@ -183,6 +184,12 @@ def chat_text(answer: str, sources: list[Source], language: str, list_sources: b
     return "\n".join([answer, "", prompts.SOURCES_HEADING[language], *lines])
 
 
+def searched_names(state: State) -> set[str]:
+    """Return the entity keys the turn's searches started from: the question's, the bridges."""
+    bridges = [name for hop in state.get("hops") or [] for name in hop["bridges"]]
+    return {*entities_of(state.get("standalone") or ""), *(key(name) for name in bridges)}
+
+
 def diagnostics(state: State, cache: Literal["off", "miss", "hit"], *notes: str) -> Diagnostics:
     """Say what the turn cost and what degraded, from the run's counters."""
     return cast(
@@ -192,6 +199,7 @@ def diagnostics(state: State, cache: Literal["off", "miss", "hit"], *notes: str)
             **{name: state.get(name, 0) for name in COUNTERS},
             "notes": [*(state.get("notes") or []), *notes],
             "hops": list(state.get("hops") or []),
+            "links": links_of(state.get("documents") or [], searched_names(state)),
             "answer_cache": cache,
             "support": state.get("support"),
             "judgments": list(state.get("judgments") or []),

@@ -1,18 +1,30 @@
-"""One hop of the multi-step path: search, note the bridge fact, write the next hop's query."""
+"""One hop of the multi-step path: search, note the bridge fact, write the next hop's query.
+
+The names the hop's sources hold that the question does not (core.bridges) carry the search on:
+they seed the next hop's graph walk, preferring the one the model's finding or query names, and
+when the model gives no new query (or no readable reply) the next query is made of them, so a
+hop does not depend only on the model writing a good query. A finding the sources do not state
+(core.grounding, no model call) is dropped: it is not carried into later hops' facts, and a hop
+whose finding is dropped is not done.
+"""
 
 from __future__ import annotations
 
+from adaptive_rag.core.bridges import MOST, candidates, named, written
 from adaptive_rag.core.documents import doc_key
-from adaptive_rag.knowledge.sources import reading_messages, retrieve
-from adaptive_rag.nodes.calling import ask_json, note_failure
+from adaptive_rag.core.entities import entities_of, key
+from adaptive_rag.core.grounding import check
+from adaptive_rag.knowledge.sources import reading_messages, retrieve, source_texts
+from adaptive_rag.nodes.calling import ask_json, judged, note, note_failure
 from adaptive_rag.prompts import hop as prompts
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.reading import describe_hops
+from adaptive_rag.schema.reading import describe_hops, links_of
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Hop
 from adaptive_rag.services import Services
+from langchain_core.documents import Document
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
@@ -34,43 +46,110 @@ class Step(BaseModel):
         return (self.next_query or self.missing).strip()
 
 
+ON_FAILURE = "searching on by the names in its sources"
+"""What a hop does when the model's reply fails or cannot be read."""
+
+
 def facts_so_far(hops: list[Hop]) -> str:
     """List earlier hops' searches and findings for the next hop's prompt."""
     return prompts.FACTS.format(listing=describe_hops(hops)) if hops else prompts.NO_FACTS
 
 
+def grounded(update: Update, name: str, finding: str, texts: list[str], known: str) -> bool:
+    """Whether this hop's sources state its finding; names known already are free to repeat.
+
+    `known` is the question and the earlier hops' findings and bridges. An empty finding claims
+    nothing. The verdict is recorded as a rule judgment, and a dropped finding as a note.
+    """
+    if not finding:
+        return True
+    result = check(finding, ["\n\n".join(texts)], known)
+    verdict = "grounded" if result.grounded else "ungrounded"
+    judged(update, "hop", "rule", result.score, verdict, f"{name}: {result.feedback or finding}")
+    if not result.grounded:
+        note(update, f"{name}: finding not found in its sources, dropped: {finding[:200]!r}")
+    return result.grounded
+
+
+def bridges_of(texts: list[str], question: str, hops: list[Hop], step: Step) -> list[str]:
+    """Return the names that lead on from this hop's sources, as the sources write them."""
+    used = {key(name) for h in hops for name in h["bridges"]}
+    found = candidates(texts, question, used)
+    preferred = named(found, step.finding, step.next_query, step.missing)
+    joined = "\n".join(texts)
+    return [written(name, joined) for name in (preferred or found)[:MOST]]
+
+
+def read(
+    update: Update, state: State, ctx: Context, services: Services, query: str, docs: list[Document]
+) -> tuple[Step, list[str]]:
+    """Ask the model what this hop's sources say; return its step (finding checked) and bridges.
+
+    An unreadable reply is no finding and no query: the bridges carry the search on.
+    """
+    question = state.get("standalone") or ""
+    hops = list(state.get("hops") or [])
+    name = f"hop {len(hops) + 1}"
+    task = prompts.TASK.format(query=query, facts=facts_so_far(hops), question=question)
+    messages = reading_messages(docs, task)
+    step = ask_json(update, name, services.fast, ctx, messages, Step, ON_FAILURE) or Step()
+    texts = source_texts(docs)
+    earlier = [h["finding"] for h in hops] + [b for h in hops for b in h["bridges"]]
+    step.finding = step.finding.strip()
+    if not grounded(update, name, step.finding, texts, "\n".join([question, *earlier])):
+        step.finding, step.answerable = "", False
+    return step, [] if step.done() else bridges_of(texts, question, hops, step)
+
+
 def hop(state: State, runtime: Runtime[Context], services: Services) -> Update:
-    """Search this hop's query; a failed search or model ends the hops with what was found."""
+    """Search this hop's query, seeded with the last hop's bridges; a failed search ends hops."""
     ctx = context_of(runtime)
     question = state.get("standalone") or ""
     hops = list(state.get("hops") or [])
     query = state.get("next_query") or (state.get("sub_questions") or [question])[0]
+    seeds = [key(name) for name in hops[-1]["bridges"]] if hops else []
     update: Update = {"steps": "hop", "retrievals": 1, "next_query": ""}
-    name = f"hop {len(hops) + 1}"
-    stop = Step(answerable=True)  # what a failure means: stop searching, answer from what we have
+    bridges: list[str] = []
     try:
-        docs = retrieve(services.retriever_for(ctx), query, ctx.k)
+        docs = retrieve(services.retriever_for(ctx, seeds), query, ctx.k)
     except Exception as exc:
-        note_failure(update, name, "retrieval", exc, "answering")
-        docs, step = [], stop
+        note_failure(update, f"hop {len(hops) + 1}", "retrieval", exc, "answering")
+        docs, step = [], Step(answerable=True)  # stop searching, answer from what we have
     else:  # nothing found: no finding to build on, nothing to answer from
         step = Step(answerable=False, next_query="")
     if docs:
-        task = prompts.TASK.format(query=query, facts=facts_so_far(hops), question=question)
-        messages = reading_messages(docs, task)
-        step = ask_json(update, name, services.fast, ctx, messages, Step, "answering") or stop
+        step, bridges = read(update, state, ctx, services, query, docs)
     record = Hop(
         index=len(hops),
         query=query,
-        finding=step.finding.strip(),
+        finding=step.finding,
         done=step.done(),
         source_keys=[doc_key(doc) for doc in docs],
+        bridges=bridges,
+        links=links_of(docs, {*entities_of(query), *seeds}),
     )
     runtime.stream_writer(
-        {"step": "hop", "index": record["index"], "query": query, "finding": record["finding"]}
+        {
+            "step": "hop",
+            "index": record["index"],
+            "query": query,
+            "finding": record["finding"],
+            "bridges": bridges,
+            "links": record["links"],
+        }
     )
     update["hops"] = [*hops, record]
     update["documents"] = docs
     if not record["done"]:
-        update["next_query"] = step.query()
+        searched = [question, *(h["query"] for h in hops), query]
+        update["next_query"] = next_query(step, bridges, searched)
     return update
+
+
+def next_query(step: Step, bridges: list[str], searched: list[str]) -> str:
+    """Return the model's next query, or the bridges' names when it gave none or a repeat."""
+    done = {q.strip().casefold() for q in searched}
+    for candidate in (step.query(), ", ".join(bridges)):
+        if candidate and candidate.casefold() not in done:
+            return candidate
+    return ""

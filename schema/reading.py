@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Sequence
 from typing import Literal
 
 from adaptive_rag.schema.state import REJECTED, State
-from adaptive_rag.schema.values import Hop, SelfCheck
+from adaptive_rag.schema.values import Hop, Link, SelfCheck
+from langchain_core.documents import Document
 from langchain_core.messages import BaseMessage
 
 
@@ -38,3 +40,22 @@ def describe_hops(hops: Sequence[Hop]) -> str:
     return "\n".join(
         f"{h['index'] + 1}. {h['query']} -> {h['finding'] or '(not found)'}" for h in hops
     )
+
+
+def links_of(docs: Sequence[Document], searched: Collection[str] = ()) -> list[Link]:
+    """Return the documents the entity graph ranked, each with the names that linked it.
+
+    A linking name is one the walk went through that the search started from (`searched`: the
+    query's entity keys and a hop's bridges) or that another of the documents holds too; a name
+    of a document's own links it to nothing (as when the walk began there).
+    """
+    held = [[str(n) for n in (d.metadata or {}).get("graph_entities") or []] for d in docs]
+    counts = Counter(name for names in held for name in set(names))
+    links = []
+    for doc, names in zip(docs, held, strict=True):
+        meta = doc.metadata or {}
+        linking = [name for name in names if counts[name] > 1 or name in searched]
+        if linking and meta.get("graph_rank"):
+            title = str(meta.get("title") or meta.get("source") or meta.get("id") or "untitled")
+            links.append(Link(title=title, source=str(meta.get("source") or ""), entities=linking))
+    return links

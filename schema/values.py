@@ -89,6 +89,17 @@ class SubSearch(TypedDict):
     """Keys (doc_key) of the documents it found, in rank order."""
 
 
+class Link(TypedDict):
+    """A source the entity graph ranked, and the names that linked it: why it was brought in."""
+
+    title: str
+    """Title of the document."""
+    source: str
+    """File path or other origin reference (as in Source)."""
+    entities: list[str]
+    """The entity keys that linked it: names the search started from or another source holds."""
+
+
 class Hop(TypedDict):
     """One step of a multi-step search: what was searched and the bridge fact it found."""
 
@@ -99,9 +110,15 @@ class Hop(TypedDict):
     finding: str
     """The fact found, in a few words; empty when the sources gave none."""
     done: bool
-    """Whether the facts found so far answer the question (the model's verdict)."""
+    """Whether the facts found so far answer the question: the model's verdict, kept only when
+    its finding is found in the sources."""
     source_keys: list[str]
     """Keys (doc_key) of the documents this hop retrieved, in rank order."""
+    bridges: list[str]
+    """Names this hop's sources hold that the question does not, which seed the next hop's
+    search (the model's pick first; empty when the hops end here)."""
+    links: list[Link]
+    """The sources the entity graph ranked in this hop's search, each with its linking names."""
 
 
 class SelfCheck(TypedDict):
@@ -153,6 +170,8 @@ class Diagnostics(TypedDict):
     notes: list[str]
     hops: list[Hop]
     """The multi-step path's searches and findings, in order (empty on other paths)."""
+    links: list[Link]
+    """The turn's sources the entity graph ranked, each with the names linking it to another."""
     answer_cache: Literal["off", "miss", "hit"]
     """Whether this answer came from the answer cache (0 model calls) or was written now."""
     support: float | None

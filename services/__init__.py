@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -115,17 +116,22 @@ class Services:
         """Return the fast model in classify's own lane (its instructions stay computed)."""
         return self.fast(ctx, "classify")
 
-    def retriever_for(self, ctx: Context) -> BaseRetriever:
+    def retriever_for(self, ctx: Context, bridges: Sequence[str] = ()) -> BaseRetriever:
         """Return the knowledge-base retriever, scoped to who is asking.
 
         An injected retriever with a `reader` field (the hybrid one) is copied with this run's
-        reader; any other retriever is the host's to scope.
+        reader; any other retriever is the host's to scope. `bridges` are entity keys an earlier
+        hop found in chunks this reader read: the hybrid retriever's graph walk starts from them
+        too (another retriever searches by the query alone).
         """
-        if self.retriever is None:
-            return default_retriever(ctx)
-        if "reader" in getattr(type(self.retriever), "model_fields", {}):
-            return self.retriever.model_copy(update={"reader": ctx.reader()})
-        return self.retriever
+        retriever = self.retriever if self.retriever is not None else default_retriever(ctx)
+        fields = getattr(type(retriever), "model_fields", {})
+        update: dict[str, object] = {}
+        if self.retriever is not None and "reader" in fields:
+            update["reader"] = ctx.reader()
+        if bridges and "bridges" in fields:
+            update["bridges"] = tuple(bridges)
+        return retriever.model_copy(update=update) if update else retriever
 
     def relevance_for(self, ctx: Context, signals: SearchedBy) -> tuple[Judge | None, str]:
         """Return the relevance judge for this run's sources, and why it is not the full one."""

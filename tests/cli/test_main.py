@@ -143,3 +143,21 @@ def test_the_footer_tells_a_failed_check_from_none(
     out = {"confidence": 0.7, "verified": verified, "diagnostics": {"steps": steps}}
     print_footer(out, 1.0)
     assert label in capsys.readouterr().out
+
+
+def test_the_sources_say_which_names_linked_them(capsys: pytest.CaptureFixture[str]) -> None:
+    from adaptive_rag.cli.render import print_footer
+
+    source = {"source": "corpus.jsonl", "snippet": "", "origin": "kb", "cited": True}
+    links = [{"title": "Oskar Brevik", "source": "corpus.jsonl", "entities": ["oskar brevik"]}]
+    out = {
+        "sources": [
+            {**source, "id": 1, "title": "Oskar Brevik"},
+            {**source, "id": 2, "title": "Tofte"},
+        ],
+        "diagnostics": {"links": links},
+    }
+    print_footer(out, 1.0)
+    shown = capsys.readouterr().out
+    assert "[1] Oskar Brevik — corpus.jsonl (linked by oskar brevik)" in shown
+    assert "[2] Tofte — corpus.jsonl\n" in shown

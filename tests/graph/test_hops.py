@@ -80,10 +80,15 @@ def test_a_repeated_query_ends_the_hops(make_harness: Any) -> None:
 
 
 @pytest.mark.parametrize("reply", [RuntimeError("model down"), "not json at all"])
-def test_a_failed_hop_answers_from_what_was_found(make_harness: Any, reply: Any) -> None:
+def test_a_failed_hop_searches_on_by_the_names_in_its_sources(
+    make_harness: Any, reply: Any
+) -> None:
     h = make_harness(retriever=KeywordRetriever(docs=bridge_docs()), hop=reply)
     out = h.ask(BRIDGE)
-    assert len(out["diagnostics"]["hops"]) == 1
+    hops = out["diagnostics"]["hops"]
+    assert hops[0]["bridges"][0] == "Ada Brook"  # the name the question does not hold
+    assert hops[1]["query"] == ", ".join(hops[0]["bridges"])
+    assert len(hops) == 2  # the second hop's sources hold no name not followed already
     assert any(note.startswith("hop 1:") for note in out["diagnostics"]["notes"])
     assert out["answerable"] and out["sources"]
 

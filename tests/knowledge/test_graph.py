@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 from adaptive_rag.core.access import Reader
-from adaptive_rag.core.entities import key
+from adaptive_rag.core.entities import entities_of, key
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
@@ -48,7 +48,9 @@ def test_the_walk_reaches_the_bridge_document_through_the_bridge_entity(
 ) -> None:
     first, second = question["gold_doc_ids"]
     seed = chunk_of(bridge_kb, first)
-    reached = dict(bridge_kb.graph_search(question["question"], [(seed, 1.0)], 3))
+    reached = dict(
+        bridge_kb.graph_search(entities_of(question["question"]), [(seed, 1.0)], 3, Reader())
+    )
     assert list(reached)[0] == seed  # the walk returns to its seed most
     found = reached[chunk_of(bridge_kb, second)]  # then the bridge: with the question's names
     bridge = key(question["bridge_entity"])  # and it says which entity linked it (卢仲 of 卢仲和)
@@ -61,10 +63,10 @@ def test_the_question_alone_seeds_the_walk_and_nothing_gives_nothing(
     question = QUESTIONS[0]["question"]  # names the Halden valve
     found = {
         bridge_kb.get([cid])[0].metadata["doc_id"]
-        for cid, _ in bridge_kb.graph_search(question, [], 5)
+        for cid, _ in bridge_kb.graph_search(entities_of(question), [], 5, Reader())
     }
     assert "en-halden-valve" in found
-    assert bridge_kb.graph_search("what is this?", [], 5) == []
+    assert bridge_kb.graph_search(entities_of("what is this?"), [], 5, Reader()) == []
 
 
 def test_default_retrieval_finds_both_bridge_documents_where_search_alone_finds_none(
@@ -114,7 +116,12 @@ def test_delete_leaves_no_edge_to_the_deleted_chunks(open_kb: Any, tmp_path: Pat
     assert graph.edges() == sum(len(graph.entities_of(i)) for i in range(len(graph)))
     assert int(graph.entity_chunks.max()) < len(index.ids)  # every edge ends at a stored chunk
     valve = kb._chunks.get(where={"source": str(folder / "valve.md")}, include=[])["ids"][0]
-    reached = [cid for cid, _ in kb.graph_search("What did he patent?", [(valve, 1.0)], 10)]
+    reached = [
+        cid
+        for cid, _ in kb.graph_search(
+            entities_of("What did he patent?"), [(valve, 1.0)], 10, Reader()
+        )
+    ]
     assert len(reached) > 1 and not gone & set(reached)  # Tofte links the museum; Brevik's gone
 
 
@@ -148,7 +155,7 @@ def test_an_old_collection_gets_its_graph_on_open_without_re_embedding(
     assert np.array_equal(reopened._chunks.get(include=["embeddings"])["embeddings"], vectors)
     first = QUESTIONS[0]
     seed = chunk_of(reopened, first["gold_doc_ids"][0])
-    reached = reopened.graph_search(first["question"], [(seed, 1.0)], 3)
+    reached = reopened.graph_search(entities_of(first["question"]), [(seed, 1.0)], 3, Reader())
     assert chunk_of(reopened, first["gold_doc_ids"][1]) in dict(reached)
 
 
@@ -193,10 +200,24 @@ def test_a_readers_walk_never_reaches_a_chunk_they_may_not_read(
     walks = []
     for kb in (everything, only_theirs):
         seed = kb._chunks.get(where={"title": "Halden valve"}, include=[])["ids"][0]
-        reached = kb.graph_search(question, [(seed, 1.0)], 10, reader)
+        reached = kb.graph_search(entities_of(question), [(seed, 1.0)], 10, reader)
         walks.append([(kb.get([cid])[0].page_content, r.score) for cid, r in reached])
         docs = HybridRetriever(kb=kb, k=6, reader=reader).invoke(question)
         assert all(reader.may_read(d.metadata) for d in docs)
     # what the reader cannot read changes neither what the walk finds nor how it scores it
     assert walks[0] == walks[1]
     assert len(walks[0]) == len(readable)  # the walk does find every chunk they may read
+
+
+@pytest.mark.parametrize(
+    "reader", [Reader(), Reader("alice"), Reader("bob"), Reader("dave", ("fin",))]
+)
+def test_a_hops_bridges_seed_a_readers_walk_only_through_what_they_may_read(
+    open_kb: Any, tmp_path: Path, reader: Reader
+) -> None:
+    kb = access_kb(open_kb, tmp_path, list(ACCESS))
+    query = "What else is on record?"  # no name: the walk starts from the bridge and the hits
+    docs = HybridRetriever(kb=kb, k=6, reader=reader, bridges=("oskar brevik",)).invoke(query)
+    assert all(reader.may_read(d.metadata) for d in docs)
+    linked = [d for d in docs if "oskar brevik" in d.metadata["graph_entities"]]
+    assert len(linked) == len([d for d in docs if "Oskar Brevik" in d.page_content]) > 0
