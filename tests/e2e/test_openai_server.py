@@ -22,7 +22,7 @@ from adaptive_rag import build_graph
 from adaptive_rag.providers import calls, chat, replies
 from hosted_model import (
     COMPARE,
-    JUDGES,
+    MODEL_NODES,
     SIMPLE,
     Calls,
     context,
@@ -38,29 +38,35 @@ if not os.environ.get("CI") and not all(
 
 
 def test_every_node_reads_its_reply_from_the_server(hosted: str, hosted_kb: Path) -> None:
-    graph, calls = build_graph(), Calls()
-    ctx = context(hosted_kb)  # every retrieval is judged and every answer checked
-    outs = [
-        graph.invoke({"question": q}, {"callbacks": [calls]}, context=ctx)
-        for q in (SIMPLE, COMPARE)
+    graph, recorded = build_graph(), Calls()
+    runs = [  # the simple route; the complex route searched in parallel, then hop by hop (JSON)
+        (SIMPLE, context(hosted_kb)),
+        (COMPARE, context(hosted_kb)),
+        (COMPARE, context(hosted_kb, complex_shape="sequential")),
     ]
+    outs = [graph.invoke({"question": q}, {"callbacks": [recorded]}, context=c) for q, c in runs]
     for out in outs:
         print(out["route"], out["diagnostics"], out["answer"][:160])
         diagnostics = out["diagnostics"]
         assert diagnostics["steps"][-1] == "finalize" and not out["failures"], out["failures"]
-        assert not [n for n in diagnostics["notes"] if n.startswith(JUDGES)], diagnostics["notes"]
+        assert not [n for n in diagnostics["notes"] if n.startswith(MODEL_NODES)], diagnostics[
+            "notes"
+        ]
         assert diagnostics["tokens_in"] > 0 and diagnostics["tokens_out"] > 0
         assert diagnostics["tokens_cached"] == 0  # the server reports no prompt_tokens_details
-    asked = {call["node"] for call in calls.calls.values()}
-    assert set(JUDGES) <= asked, asked
-    simple = outs[0]
+    asked = {call["node"] for call in recorded.calls.values()}
+    assert set(MODEL_NODES) <= asked, asked
+    simple, parallel, sequential = outs
     assert "14" in simple["answer"] and simple["route"]["category"] == "simple"
-    assert outs[1]["route"]["category"] == "complex"
-    assert outs[1]["diagnostics"]["steps"].count("sub_question") >= 2
+    assert parallel["route"]["category"] == "complex"
+    assert parallel["diagnostics"]["steps"].count("sub_question") >= 2
+    # every hop's JSON reply was read: each hop reports a finding or asks for the next search
+    hops = sequential["diagnostics"]["steps"].count("hop")
+    assert hops >= 1 and len(recorded.of("hop")) == hops, (hops, recorded.of("hop"))
     # assess's odds come from the server's logprobs: a probability, not the text's bare 1 or 0
     support = simple["diagnostics"]["support"]
     assert support is not None and 0.0 < support < 1.0, support
-    (assess,) = calls.of("assess")
+    assess = recorded.of("assess")[0]
     assert assess["message"].response_metadata["logprobs"]["content"]
     assert calls.token_usage(assess["message"])[1] == 1  # one token, not the call's 1024 cap
 

@@ -40,13 +40,13 @@ if not os.environ.get("CI") and not all(
 def test_a_run_cancelled_during_a_json_judgment_frees_the_server(
     hosted: str, server: tuple[str, int], hosted_kb: Path
 ) -> None:
-    """What runs.cancel does on `langgraph dev`: cancel the async run at decompose's first token."""
-    graph, ctx = build_graph(), context(hosted_kb)
+    """What runs.cancel does on `langgraph dev`: cancel the async run in a hop's JSON reply."""
+    graph, ctx = build_graph(), context(hosted_kb, complex_shape="sequential")
 
     async def main() -> tuple[float, int, Calls]:
         loop = asyncio.get_running_loop()
         seen: asyncio.Queue[str] = asyncio.Queue()
-        calls = Calls("decompose", lambda event: loop.call_soon_threadsafe(seen.put_nowait, event))
+        calls = Calls("hop", lambda event: loop.call_soon_threadsafe(seen.put_nowait, event))
 
         async def consume() -> None:
             async for _ in graph.astream(
@@ -57,19 +57,19 @@ def test_a_run_cancelled_during_a_json_judgment_frees_the_server(
         task = asyncio.create_task(consume())
         for _ in range(4):  # the reply has begun: its role, then tokens at the server's pace
             event = await asyncio.wait_for(seen.get(), timeout=600)
-            assert event == "token", "decompose's reply was not streamed: a cancel cannot stop it"
+            assert event == "token", "the hop's reply was not streamed: a cancel cannot stop it"
         task.cancel()
-        started, (decompose,) = time.monotonic(), calls.of("decompose")
-        written = len(decompose["times"])
+        started, (hop_call,) = time.monotonic(), calls.of("hop")
+        written = len(hop_call["times"])
         return await asyncio.to_thread(busy_until, server[1], started), written, calls
 
     busy, at_cancel, calls = asyncio.run(main())
     then = first_token_after(hosted)
-    (decompose,) = calls.of("decompose")
-    times = decompose["times"][:at_cancel]
-    print(f"\ncancel in decompose's reply ({pace(times):.2f} s a token): the server", end=" ")
+    (hop_call,) = calls.of("hop")
+    times = hop_call["times"][:at_cancel]
+    print(f"\ncancel in the hop's JSON reply ({pace(times):.2f} s a token): the server", end=" ")
     print(f"computed {busy:.2f} s more; a request then got its first token in {then:.2f} s")
-    assert len(decompose["times"]) - at_cancel <= 2, decompose  # the client stopped reading
+    assert len(hop_call["times"]) - at_cancel <= 2, hop_call  # the client stopped reading
     assert busy < freed_within(times), busy  # and the server stopped writing
 
 

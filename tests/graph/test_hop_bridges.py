@@ -13,7 +13,7 @@ from adaptive_rag.core.entities import key
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fakes import HashEmbeddings, KeywordRetriever
+from fake_sources import HashEmbeddings, KeywordRetriever
 from langchain_core.documents import Document
 
 BRIDGE = Path(__file__).resolve().parents[1] / "data" / "bridge"
