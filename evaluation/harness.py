@@ -211,13 +211,18 @@ def run_one(
 def citations_supported(out: dict[str, Any], sources: list[str], question: str) -> bool | None:
     """Whether every citation of an answer names a source read that supports its sentence.
 
-    None for a decline or an answer that cites nothing (there is no citation to check).
+    A sentence the check finds nothing to refute by is not counted: one with no terms of its own
+    ("This is stated in [1].") or too few words to judge, whose names and numbers its cited
+    source holds ("unchecked"). None for a decline or an answer that cites nothing else (there
+    is no citation to check).
     """
     if not out.get("answerable", True):
         return None
     text = answer_body(out.get("answer") or "", list(out.get("notices") or []))
     grounding = check(text, sources, question)
-    cited = [s for s in grounding.sentences if s.cited]
+    cited = [
+        s for s in grounding.sentences if s.cited and s.status not in ("no_content", "unchecked")
+    ]
     if not cited:
         return None
     return all(set(s.cited) <= set(s.supporting) for s in cited)

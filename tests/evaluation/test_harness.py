@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from adaptive_rag.evaluation.aggregate import summarize
-from adaptive_rag.evaluation.harness import run_eval
+from adaptive_rag.evaluation.harness import citations_supported, run_eval
 from adaptive_rag.evaluation.report import build_report
 from adaptive_rag.evaluation.routing import summarize_routing
 from adaptive_rag.knowledge import embeddings
@@ -175,3 +175,20 @@ def test_fixed_strategies_derive_labels_and_judge_the_router(
     assert strategies["oracle"]["acc"] == 1.0
     assert strategies["always single"]["acc"] == round(1 / 3, 3)
     assert judged["labelled"] == 3 and sum(judged["labels"].values()) == 3
+
+
+def test_a_citation_counts_when_its_sentence_claims_something() -> None:
+    sources = [
+        "The Zephyr kettle holds 1.7 litres and boils in 3 minutes.",
+        "Heron hubs pair by QR.",
+    ]
+    question = "How much does the Zephyr kettle hold?"
+
+    def supported(answer: str) -> bool | None:
+        return citations_supported({"answer": answer}, sources, question)
+
+    assert supported("It holds 1.7 litres [1]. This is stated in the source [1].") is True
+    assert supported("It holds 1.7 litres [2].") is False  # [2] does not say it
+    assert supported("It holds 2.5 litres [1].") is False  # nor does [1]
+    assert supported("This is stated in the source [1].") is None  # nothing claimed
+    assert supported("It holds 1.7 litres.") is None  # nothing cited
