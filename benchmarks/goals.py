@@ -1,0 +1,121 @@
+"""The decline's figures over `eval run` folders: both error types, AUC, and gold-read declines.
+
+    python benchmarks/goals.py eval-out/final/squad2 eval-out/final/multihop_rag
+
+For each folder with adaptive and single-shot runs of the same questions: Acc, the share right
+among the questions each answered, unanswerable questions declined and answerable ones declined;
+the AUC of the answerability judge's probability (answerable above unanswerable), per set and
+pooled over the sets that have unanswerable questions, with a bootstrap interval; and how many
+answerable questions whose gold documents were all read were declined.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+Row = dict[str, Any]
+
+
+def say(line: str) -> None:
+    """Print one line of the report."""
+    sys.stdout.write(line + "\n")
+
+
+def rows(folder: Path) -> list[Row]:
+    """Read a run folder's records."""
+    lines = (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def answerable_probability(row: Row) -> float | None:
+    """Return the answerability judge's probability for a run, if it judged one."""
+    for judgment in row.get("judgments") or []:
+        if judgment.get("node") == "self_check" and judgment.get("verdict") in {
+            "answer",
+            "decline",
+        }:
+            score = judgment.get("score")
+            return float(score) if score is not None else None
+    return None
+
+
+def auc(pairs: list[tuple[float, bool]]) -> float:
+    """Return the probability that an answerable question scores above an unanswerable one."""
+    pos = np.asarray([p for p, answerable in pairs if answerable])
+    neg = np.asarray([p for p, answerable in pairs if not answerable])
+    if not len(pos) or not len(neg):
+        return float("nan")
+    above = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return float(above / (len(pos) * len(neg)))
+
+
+def auc_interval(pairs: list[tuple[float, bool]], resamples: int = 2000) -> tuple[float, float]:
+    """Return a 95% bootstrap interval of the AUC (questions resampled)."""
+    rng = np.random.default_rng(0)
+    values = []
+    for _ in range(resamples):
+        drawn = [pairs[i] for i in rng.integers(0, len(pairs), len(pairs))]
+        value = auc(drawn)
+        if value == value:
+            values.append(value)
+    low, high = np.percentile(values, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def report(folders: list[Path]) -> None:
+    """Print each folder's figures, then the pooled ones."""
+    pooled: list[tuple[float, bool]] = []
+    gold_read = declined_gold_read = 0
+    for folder in folders:
+        runs = rows(folder)
+        adaptive = {r["id"]: r for r in runs if r["config"] == "adaptive"}
+        single = {r["id"]: r for r in runs if r["config"] == "single"}
+        ids = sorted(set(adaptive) & set(single))
+        say(f"{folder}: {len(ids)} questions")
+        answerable = [i for i in ids if not adaptive[i]["impossible"]]
+        impossible = [i for i in ids if adaptive[i]["impossible"]]
+        for name, by_id in (("adaptive", adaptive), ("single", single)):
+            answered = [i for i in ids if not by_id[i]["declined"]]
+            right = np.mean([by_id[i]["acc"] for i in answered]) if answered else float("nan")
+            declined = sum(by_id[i]["declined"] for i in impossible)
+            wrongly = sum(by_id[i]["declined"] for i in answerable)
+            say(
+                f"  {name}: Acc {np.mean([by_id[i]['acc'] for i in ids]):.3f}; answered"
+                f" {len(answered)}, right among them {right:.3f}; unanswerable declined"
+                f" {declined}/{len(impossible)}; answerable declined {wrongly}/{len(answerable)}"
+            )
+        for i in answerable:
+            gold = set(adaptive[i]["gold_doc_ids"])
+            if gold and gold <= set(adaptive[i]["used_doc_ids"]):
+                gold_read += 1
+                declined_gold_read += bool(adaptive[i]["declined"])
+        scored = [(answerable_probability(adaptive[i]), i not in impossible) for i in ids]
+        pairs = [(p, y) for p, y in scored if p is not None]
+        say(f"  judged by the answerability judge: {len(pairs)} of {len(ids)}")
+        if impossible:
+            say(f"  AUC {auc(pairs):.3f}")
+            pooled += pairs
+    if pooled:
+        low, high = auc_interval(pooled)
+        say(
+            f"pooled AUC {auc(pooled):.3f} [{low:.3f}, {high:.3f}] over {len(pooled)} questions"
+            f" ({sum(y for _, y in pooled)} answerable)"
+        )
+    say(f"answerable, every gold document read: {gold_read}, declined {declined_gold_read}")
+
+
+def main() -> None:
+    """Parse the folders and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="+", type=Path, help="`eval run` output folders")
+    report(parser.parse_args().folders)
+
+
+if __name__ == "__main__":
+    main()

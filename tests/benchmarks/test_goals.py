@@ -1,0 +1,42 @@
+"""benchmarks/goals.py: the decline's figures read from run records."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "goals.py"
+
+
+def _run(config: str, qid: str, impossible: bool, declined: bool, p: float) -> dict[str, object]:
+    verdict = "decline" if declined else "answer"
+    return {
+        "config": config,
+        "id": qid,
+        "impossible": impossible,
+        "declined": declined,
+        "acc": float(impossible == declined),
+        "gold_doc_ids": [] if impossible else ["d1"],
+        "used_doc_ids": ["d1"],
+        "judgments": [{"node": "self_check", "verdict": verdict, "score": p}],
+    }
+
+
+def test_it_reports_both_errors_auc_and_gold_read_declines(tmp_path: Path) -> None:
+    runs = [
+        _run("adaptive", "a", False, False, 0.9),
+        _run("adaptive", "b", False, True, 0.2),  # declined with its gold document read
+        _run("adaptive", "c", True, True, 0.1),
+        _run("adaptive", "d", True, False, 0.5),
+    ]
+    runs += [{**r, "config": "single", "declined": False, "judgments": []} for r in runs]
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs))
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "adaptive: Acc 0.500" in out and "unanswerable declined 1/2" in out, out
+    assert "answerable declined 1/2" in out
+    assert "AUC 0.750" in out  # 3 of the 4 (answerable, unanswerable) pairs ordered right
+    assert "every gold document read: 2, declined 1" in out
