@@ -77,9 +77,13 @@ def pace(times: list[float]) -> float:
     return max(later - earlier for earlier, later in zip(times[-3:], times[-2:], strict=False))
 
 
+POLL = 0.05
+"""Seconds between two reads of the server's CPU time: how precisely `busy_until` measures."""
+
+
 def freed_within(times: list[float]) -> float:
     """Return the seconds a cancel may take to stop the server, at the pace it was writing."""
-    return max(FREED_WITHIN, TOKENS_WITHIN * pace(times))
+    return max(FREED_WITHIN, TOKENS_WITHIN * pace(times)) + POLL
 
 
 def busy_until(pid: int, started: float, quiet: float = 0.3, limit: float = 60.0) -> float:
@@ -95,7 +99,7 @@ def busy_until(pid: int, started: float, quiet: float = 0.3, limit: float = 60.0
 
     last, since = ticks(), time.monotonic()
     while time.monotonic() - started < limit:
-        time.sleep(0.05)
+        time.sleep(POLL)
         now = ticks()
         if now != last:
             last, since = now, time.monotonic()

@@ -88,15 +88,20 @@ def test_every_reply_gets_its_cap(hosted: str, monkeypatch: pytest.MonkeyPatch) 
 
 def test_json_schema_fails_on_the_server_so_judges_use_json_mode(hosted: str) -> None:
     """What `constrain_json` avoids: the server refuses response_format json_schema."""
-    from adaptive_rag.nodes.grade_documents import Grades
+    from adaptive_rag.nodes.hop import Step
 
     model = chat.load_chat_model("auto")
-    question = [HumanMessage('Grade two documents as JSON {"grades": [...]}: yes or no each.')]
-    strict = model.with_structured_output(Grades, method="json_schema")
+    question = [
+        HumanMessage(
+            'Reply as JSON {"finding": "...", "missing": "", "answerable": true, "next_query": ""}:'
+            " who wrote Hamlet?"
+        )
+    ]
+    strict = model.with_structured_output(Step, method="json_schema")
     with pytest.raises(Exception, match="json_schema|500"):
         strict.invoke(question)
-    reply = calls.call_model(model, question, Grades)
-    assert replies.parse_json(reply.text, Grades).grades
+    reply = calls.call_model(model, question, Step)
+    assert replies.parse_json(reply.text, Step).finding
 
 
 def test_two_streams_at_once_both_finish(hosted: str) -> None:

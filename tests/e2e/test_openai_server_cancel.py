@@ -109,7 +109,10 @@ def test_the_answer_streams_over_langgraph_dev_and_a_cancel_frees_the_server(
         assert len(chunks) >= 5  # token by token, not the answer in one piece
         streamed = "".join(message["content"] for message, _ in chunks).strip()
         final = values[-1]
-        assert streamed and streamed in final["messages"][-1]["content"] and "14" in streamed
+        # the final message replaces the streamed one under its id, citations repaired
+        answer = final["messages"][-1]
+        assert answer["id"] == chunks[0][0]["id"], (answer["id"], chunks[0][0]["id"])
+        assert "14" in streamed and "14" in answer["content"]
         assert not final["failures"], final["failures"]
 
         thread = client.threads.create()["thread_id"]
