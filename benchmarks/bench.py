@@ -63,9 +63,7 @@ def bench_retrieval(
     if fused:
         text += f"### The graph's fusion\n\n{table(fused)}\n\n"
     text += f"### Latency at scale\n\n{table(scale)}\n"
-    typer.echo(text)
-    if out:
-        out.write_text(text)
+    _emit(text, out)
 
 
 @bench.command("access")
@@ -83,9 +81,7 @@ def bench_access(
     from adaptive_rag.evaluation.tables import table
 
     text = table(access_table(size, tenants, queries, embedding_model)) + "\n"
-    typer.echo(text)
-    if out:
-        out.write_text(text)
+    _emit(text, out)
 
 
 @bench.command("models")
@@ -97,9 +93,7 @@ def bench_models(
     import model_bench as mb
 
     text = mb.run(limit)
-    typer.echo(text)
-    if out:
-        out.write_text(text)
+    _emit(text, out)
 
 
 def _sample_kb(kb_path: str, collection: str) -> tuple[str, str, list[str]]:
@@ -184,3 +178,10 @@ def bench_grounding(
 
 if __name__ == "__main__":
     bench()
+
+
+def _emit(text: str, out: Path | None) -> None:
+    """Print a benchmark's tables, and also write them to `out` when one is given."""
+    typer.echo(text)
+    if out:
+        out.write_text(text)

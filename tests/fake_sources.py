@@ -54,6 +54,20 @@ class FakeWeb:
         return self.results[:max_results]
 
 
+def bridge_docs() -> list[Document]:
+    """A made-up bridge: the inventor in one passage, where they were born in the other."""
+    return [
+        Document(
+            page_content="The Zephyr kettle was invented by Ada Brook in 1998.",
+            metadata={"id": "zephyr", "source": "zephyr.md", "title": "Zephyr"},
+        ),
+        Document(
+            page_content="Ada Brook, engineer, was born in Leeds.",
+            metadata={"id": "brook", "source": "brook.md", "title": "Ada Brook"},
+        ),
+    ]
+
+
 def kb_docs() -> list[Document]:
     return [
         Document(

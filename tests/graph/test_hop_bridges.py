@@ -13,8 +13,7 @@ from adaptive_rag.core.entities import key
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
-from fake_sources import HashEmbeddings, KeywordRetriever
-from langchain_core.documents import Document
+from fake_sources import HashEmbeddings, KeywordRetriever, bridge_docs
 
 BRIDGE = Path(__file__).resolve().parents[1] / "data" / "bridge"
 QUESTIONS = read_jsonl(BRIDGE / "questions.jsonl")
@@ -99,26 +98,13 @@ def test_the_bridge_seeds_the_walk_even_when_the_model_writes_its_own_query(
     assert "teodor lusk" in linked["Teodor Lusk"]  # why the passage was brought in
 
 
-def zephyr_docs() -> list[Document]:
-    return [
-        Document(
-            page_content="The Zephyr kettle was invented by Ada Brook in 1998.",
-            metadata={"id": "zephyr", "source": "zephyr.md", "title": "Zephyr"},
-        ),
-        Document(
-            page_content="Ada Brook, engineer, was born in Leeds.",
-            metadata={"id": "brook", "source": "brook.md", "title": "Ada Brook"},
-        ),
-    ]
-
-
 def test_a_hop_is_not_done_while_the_name_it_found_is_in_no_source(make_harness: Any) -> None:
     def hop(user: str) -> str:
         if "This is the first step." in user:  # "answerable", naming someone no source names
             return reply("Cora Vell invented the Zephyr kettle", True)
         return reply("Ada Brook was born in Leeds", True)
 
-    h = make_harness(retriever=KeywordRetriever(docs=zephyr_docs()), hop=hop)
+    h = make_harness(retriever=KeywordRetriever(docs=bridge_docs()), hop=hop)
     out = h.ask(ZEPHYR)
     hops = out["diagnostics"]["hops"]
     assert [hop["done"] for hop in hops] == [False, True]
@@ -139,7 +125,7 @@ def test_an_ungrounded_finding_is_dropped_and_the_model_query_still_followed(
             return reply("Ada Brook invented the Zephyr kettle in 1975", False, "Ada Brook birth")
         return reply("Ada Brook was born in Leeds", True)
 
-    h = make_harness(retriever=KeywordRetriever(docs=zephyr_docs()), hop=hop)
+    h = make_harness(retriever=KeywordRetriever(docs=bridge_docs()), hop=hop)
     out = h.ask(ZEPHYR)
     hops = out["diagnostics"]["hops"]
     assert [(hop["query"], hop["finding"]) for hop in hops] == [

@@ -7,23 +7,9 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context
-from fake_sources import KeywordRetriever
-from langchain_core.documents import Document
+from fake_sources import KeywordRetriever, bridge_docs
 
 BRIDGE = "Where was the inventor of the Zephyr kettle born?"
-
-
-def bridge_docs() -> list[Document]:
-    return [
-        Document(
-            page_content="The Zephyr kettle was invented by Ada Brook in 1998.",
-            metadata={"id": "zephyr", "source": "zephyr.md", "title": "Zephyr"},
-        ),
-        Document(
-            page_content="Ada Brook, engineer, was born in Leeds.",
-            metadata={"id": "brook", "source": "brook.md", "title": "Ada Brook"},
-        ),
-    ]
 
 
 def step(finding: str, answerable: bool, next_query: str = "") -> str:
