@@ -20,31 +20,26 @@ introduces what follows it ("The LED codes mean:"), has no content to check.
 Repairs make every citation point at a listed source that supports its sentence: a citation
 number with no source, or to a source that does not support the sentence, is dropped, and the
 best supporting source is cited instead if there is one; an uncited sentence that a source
-supports gets that source; citations standing before a sentence move after its claim. Nothing
-else in the text changes.
+supports gets that source; citations standing before a sentence move after its claim; a sentence
+that only points at its sources ("This can be found in [1].") is dropped, and the sentence before
+it takes its citations if it has none (core.pointers). Nothing else in the text changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from adaptive_rag.core.language import Language, language_of
+from adaptive_rag.core.claims import Verdict, checkable, claim_of, judge, needed_terms, union
+from adaptive_rag.core.pointers import points_only
 from adaptive_rag.core.sentences import Sentence, recite, split
-from adaptive_rag.core.terms import Terms, found_in, key_tokens, strong, terms_of
-from adaptive_rag.core.terms_zh import CJK
+from adaptive_rag.core.terms import Terms, found_in
 
-WORD_SHARE = 0.4
-"""How much of a sentence's content words (those the question lacks) its sources must hold.
-
-Chosen as the middle of the range over which every example in tests/core/test_grounding.py
-holds; to be refitted on labelled answers.
-"""
+DROPPED = "only points at its sources: dropped"
+"""The message of a sentence the repair dropped (core.pointers)."""
 
 Status = Literal["supported", "unsupported", "unchecked", "no_content"]
-Verdict = Literal["yes", "no", "unknown"]
 
 
 @dataclass(frozen=True)
@@ -100,113 +95,27 @@ class Grounding:
         return "; ".join(s.message for s in self.unsupported)
 
 
-@lru_cache(maxsize=1024)
-def _language(text: str) -> Language:
-    return language_of(text)
-
-
-@dataclass(frozen=True)
-class _Claim:
-    """A sentence's terms, split into what must be found and what the question excuses."""
-
-    needed: Terms
-    excused: Terms
-    language: Language
-    asked: frozenset[str] = frozenset()
-    """Content words the question holds: they show what is talked about, not that it is so."""
-
-
-def _checkable(claim: _Claim, source: str) -> Terms:
-    """Return the part of a claim's terms a source can be checked for, whatever its language.
-
-    Words and Chinese names are checked against sources in their own script. A name in Latin
-    letters is checked against an English source, against any source from a Chinese sentence
-    (Chinese keeps product names in Latin), and otherwise when it looks like a model name or the
-    source holds part of it: "China" is not checked against a Chinese source, "Heron Pro" is.
-    """
-    chinese = _language(source) == "zh"
-    terms = claim.needed | claim.excused
-
-    def name_checkable(name: str) -> bool:
-        if CJK.search(name):
-            return chinese
-        if not chinese or claim.language == "zh":
-            return True
-        keys = key_tokens(name)
-        return any(strong(k) for k in keys) or bool(found_in(Terms(names=frozenset(keys)), source))
-
-    return Terms(
-        names=frozenset(n for n in terms.names if name_checkable(n)),
-        numbers=terms.numbers,
-        words=frozenset(w for w in terms.words if bool(CJK.search(w)) == chinese),
-        quotes=frozenset(q for q in terms.quotes if name_checkable(q)),
-    )
-
-
-def _needed(claim: _Claim, can: Terms) -> Terms:
-    """Return what sources must hold of a claim: the needed terms they can be checked for."""
-    return Terms(
-        claim.needed.names & can.names,
-        claim.needed.numbers,
-        claim.needed.words & can.words,
-        claim.needed.quotes & can.quotes,
-    )
-
-
-def _judge(claim: _Claim, found: Sequence[Terms], checkable: Sequence[Terms]) -> Verdict:
-    """Judge a claim against sources taken together, from what each holds and can be checked for."""
-    held = _union(found)
-    can = _union(checkable)
-    needed = _needed(claim, can)
-    if needed.facts() - held.facts():
-        return "no"
-    if needed.words:
-        telling = needed.words - claim.asked
-        if not telling:  # the question's own words: it restates the question, with its facts
-            return "yes" if needed.facts() else "unknown"
-        enough = len(telling & held.words) >= WORD_SHARE * len(telling)
-        if not enough and len(telling) == 1:  # one word of its own is too little to refute by
-            return "yes" if needed.facts() else "unknown"  # its facts were all found, if any
-        return "yes" if enough else "no"
-    anchors = can.facts()
-    if not anchors:
-        return "unknown"
-    return "yes" if anchors & held.facts() else "no"
-
-
-def _claim(sentence: Sentence, question: str) -> _Claim:
-    terms = terms_of(sentence.text)
-    terms = Terms(terms.names - terms.quotes, terms.numbers, terms.words, terms.quotes)
-    excused = found_in(terms, question) if question else Terms()
-    return _Claim(
-        needed=terms - Terms(excused.names, excused.numbers, quotes=excused.quotes),
-        excused=Terms(excused.names, excused.numbers, quotes=excused.quotes),
-        language=_language(sentence.text),
-        asked=excused.words,
-    )
-
-
 def _cites(numbers: Sequence[int]) -> str:
     return "".join(f"[{n}]" for n in numbers)
 
 
 def _check(sentence: Sentence, sources: Sequence[str], question: str) -> SentenceCheck:
-    claim = _claim(sentence, question)
+    claim = claim_of(sentence, question)
     listed = range(1, len(sources) + 1)
     valid = [n for n in sentence.cites if n in listed]
     introduces = sentence.text.endswith((":", "："))
     if introduces or (not len(claim.needed) and not len(claim.excused)):
         return SentenceCheck(sentence.text, sentence.cites, tuple(valid), (), Terms(), "no_content")
     found = {n: found_in(claim.needed | claim.excused, sources[n - 1]) for n in listed}
-    checkable = {n: _checkable(claim, sources[n - 1]) for n in listed}
+    can_check = {n: checkable(claim, sources[n - 1]) for n in listed}
 
     def verdict(numbers: Sequence[int]) -> Verdict:
-        return _judge(claim, [found[n] for n in numbers], [checkable[n] for n in numbers])
+        return judge(claim, [found[n] for n in numbers], [can_check[n] for n in numbers])
 
     keep, supporting, status = _choose(valid, listed, verdict, found)
     consulted = valid or list(listed)
-    missing = _needed(claim, _union(checkable[n] for n in consulted))
-    missing -= _union(found[n] for n in consulted)
+    missing = needed_terms(claim, union(can_check[n] for n in consulted))
+    missing -= union(found[n] for n in consulted)
     message = _message(sentence, valid) if status == "unsupported" else ""
     if message and len(missing):
         message += f" (not found: {missing.describe()})"
@@ -247,13 +156,6 @@ def _choose(
     return [], [], "unsupported"
 
 
-def _union(parts: Iterable[Terms]) -> Terms:
-    total = Terms()
-    for part in parts:
-        total = total | part
-    return total
-
-
 def _message(sentence: Sentence, valid: Sequence[int]) -> str:
     quoted = f"'{sentence.text.rstrip('.。!！?？')}'"
     if valid:
@@ -265,6 +167,22 @@ def _message(sentence: Sentence, valid: Sequence[int]) -> str:
     return f"{quoted} cites no source"
 
 
+def _pointer(
+    sentence: Sentence, checks: list[SentenceCheck], parts: list[str], listed: int
+) -> SentenceCheck:
+    """Drop a sentence that only points at sources; the one before takes its citations if bare.
+
+    That sentence is the last part written; it takes them only when it cites nothing and no
+    source refutes it, so no citation comes to stand on a sentence its source contradicts.
+    """
+    valid = tuple(n for n in sentence.cites if 1 <= n <= listed)
+    before = checks[-1]
+    if valid and not before.cites and before.status in ("unchecked", "no_content"):
+        parts[-1] = recite(parts[-1], valid, valid)
+        checks[-1] = replace(before, cites=valid)
+    return SentenceCheck(sentence.text, sentence.cites, (), (), Terms(), "no_content", DROPPED)
+
+
 def check(answer: str, sources: Sequence[str], question: str = "") -> Grounding:
     """Check each sentence of an answer against its sources (numbered from 1) and repair it.
 
@@ -274,15 +192,23 @@ def check(answer: str, sources: Sequence[str], question: str = "") -> Grounding:
     checks: list[SentenceCheck] = []
     position = 0
     for sentence in split(answer):
-        parts.append(answer[position : sentence.start])
+        gap = answer[position : sentence.start]
         span = answer[sentence.start : sentence.end]
+        position = sentence.end
+        if sentence.cites and checks and points_only(sentence.text):
+            checks.append(_pointer(sentence, checks, parts, len(sources)))
+            if gap.strip():
+                parts.append(gap)
+            else:  # the sentence before ends as the dropped one did (a line break, or nothing)
+                parts[-1] = parts[-1].rstrip() + span[len(span.rstrip()) :]
+            continue
+        parts.append(gap)
         result = _check(sentence, sources, question)
         checks.append(result)
         if result.cites == sentence.cites and not span.lstrip().startswith("["):
             parts.append(span)
         else:
             parts.append(recite(span, result.cites, result.cites))
-        position = sentence.end
     parts.append(answer[position:])
     repaired = "".join(parts)
     return Grounding(tuple(checks), repaired, changed=repaired != answer)

@@ -1,0 +1,55 @@
+"""Sentences that only point at the sources ("This information can be found in source [1].").
+
+A small model often ends an answer with such a line. It states nothing, so it can be neither
+supported nor refuted, and a reader who follows its citation learns nothing the answer's other
+sentences did not cite already. The grounding repair (core.grounding) drops it and hands its
+citations to the sentence before it when that one cites nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from adaptive_rag.core.terms import terms_of
+
+POINTING_WORDS = frozenset(
+    {
+        "found",
+        "find",
+        "see",
+        "detail",
+        "locate",
+        "located",
+        "mention",
+        "mentioned",
+        "refer",
+        "referenced",
+        "available",
+        "信息",
+        "找到",
+        "来自",
+        "参见",
+        "详见",
+        "查看",
+        "提到",
+        "提及",
+        "出处",
+    }
+)
+"""The only content words a pointing sentence may hold (core.terms drops "source", "the", …)."""
+
+_POINTED_AT = re.compile(
+    r"\b(?:sources?|documents?|information|passages?|text|context|references?)\b"
+    r"|来源|文档|资料|信息|原文|文中|出处",
+    re.IGNORECASE,
+)
+_ANSWERS = re.compile(r"\b(?:yes|no|not|never|none)\b|是的|不是|没有|不", re.IGNORECASE)
+"""A yes/no or a negation is an answer, however short: such a sentence is never dropped."""
+
+
+def points_only(text: str) -> bool:
+    """Whether a sentence (its citations removed) only says where the answer stands."""
+    if not _POINTED_AT.search(text) or _ANSWERS.search(text):
+        return False
+    terms = terms_of(text)
+    return not (terms.names or terms.numbers or terms.quotes) and terms.words <= POINTING_WORDS
