@@ -23,9 +23,9 @@ _BASE = {"correct": 0.8, "ambiguous": 0.6, "incorrect": 0.4}
 
 
 def passed(state: State) -> bool:
-    """Return whether the latest self-check read cleanly and passed both questions."""
+    """Return whether the latest self-check passed both questions."""
     check = state.get("check")
-    return bool(check and check["parsed"] and check["grounded"] and check["answers_question"])
+    return bool(check and check["grounded"] and check["answers_question"])
 
 
 def failed(state: State) -> bool:
@@ -76,8 +76,6 @@ def heuristic_confidence(state: State) -> float:
         value = min(value, 0.6)
     elif passed(state):
         value += 0.15
-    elif not check["parsed"]:
-        value = min(value, 0.5)
     else:
         value = min(value * 0.5, 0.4)
     return round(min(max(value, 0.0), 1.0), 2)
@@ -96,9 +94,9 @@ def confidence_features(state: State) -> dict[str, float]:
         "agreement": float(bool(state.get("retrieval_confident"))),
         "graded_correct": float(state.get("relevance") == "correct"),
         "graded_ambiguous": float(state.get("relevance") == "ambiguous"),
-        "checked": float(check is not None and check["parsed"]),
-        "grounded": float(bool(check and check["parsed"] and check["grounded"])),
-        "answers_question": float(bool(check and check["parsed"] and check["answers_question"])),
+        "checked": float(check is not None),
+        "grounded": float(bool(check and check["grounded"])),
+        "answers_question": float(bool(check and check["answers_question"])),
         "cited": float(any(s["cited"] for s in state.get("sources") or [])),
         "retried": float(state.get("regenerations", 0) > 0 or state.get("rewrites", 0) > 0),
         "chinese": float(state.get("language") == "zh"),
@@ -163,7 +161,7 @@ def settle(state: State) -> Settled:
     if best and best_score > verdict_score(check):
         answer, sources, answer_id = best, best_sources, best_id
     unsupported = max(best_score, verdict_score(check)) < GROUNDED
-    if check["parsed"] and unsupported and switched_on(state, "decline_unsupported"):
+    if unsupported and switched_on(state, "decline_unsupported"):
         detail = check["feedback"] or "the self-check found no support"
         return Settled("", [], Decline(reason="unsupported", detail=detail), False, answer_id)
     return Settled(f"{answer}\n\n{UNVERIFIED_NOTE}", sources, None, True, answer_id)

@@ -73,7 +73,6 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> U
         grounded=grounded,
         answers_question=answerable,
         feedback=grounding.feedback[:500],
-        parsed=True,
     )
     update["check"] = result
     if not answerable:

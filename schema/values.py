@@ -130,8 +130,6 @@ class SelfCheck(TypedDict):
     """The sources answer the question (the answerability judge, or declines 'never')."""
     feedback: str
     """What was wrong, fed back to the regeneration."""
-    parsed: bool
-    """Whether a verdict was reached (self_check always reaches one; False reads as unchecked)."""
 
 
 JudgeMethod = Literal["fitted", "model", "rule"]

@@ -22,7 +22,7 @@ def route(category: str) -> dict[str, str]:
 
 
 def check(grounded: bool, answers: bool) -> dict[str, Any]:
-    return {"grounded": grounded, "answers_question": answers, "feedback": "", "parsed": True}
+    return {"grounded": grounded, "answers_question": answers, "feedback": ""}
 
 
 def test_after_intake() -> None:
