@@ -12,10 +12,9 @@ export LANGSMITH_TRACING := false
 
 setup: $(VENV)/.installed
 
-# llama.cpp is compiled for this CPU's instruction sets, never with -march=native: a native build
-# on a CPU with AMX takes ggml's AMX path, which crashed here (SIGSEGV in ggml_backend_amx_mul_mat).
-# AVX-512 (1.4x AVX2's prefill here) when the CPU has it. The wheel is kept per flag set, because
-# pip's own wheel cache ignores CMAKE_ARGS and would hand a wheel built for another CPU back.
+# llama.cpp is compiled for this CPU's instruction sets (AVX-512 when present), never with
+# -march=native (why: docs/decisions.md). The wheel is kept per flag set, because pip's own wheel
+# cache ignores CMAKE_ARGS and would hand a wheel built for another CPU back.
 LLAMA_VERSION := $(shell sed -n 's/.*"llama-cpp-python\(\[server\]\)\{0,1\}==\([0-9.]*\)".*/\2/p' pyproject.toml)
 LLAMA_AVX512 := $(shell grep -qw avx512_vnni /proc/cpuinfo 2>/dev/null && grep -qw avx512_bf16 /proc/cpuinfo && grep -qw avx512vbmi /proc/cpuinfo && echo 1)
 LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON $(if $(LLAMA_AVX512),-DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON -DGGML_AVX_VNNI=ON)

@@ -25,7 +25,8 @@ def eval_run(
         str,
         typer.Option(
             help="Comma-separated: adaptive, full, single, direct (no retrieval), multi"
-            " (always multi-step). direct,single,multi derive the labels (eval labels)."
+            " (always multi-step). With direct,single,multi it writes labels.jsonl"
+            " (eval router fits on them)."
         ),
     ] = "adaptive,full,single",
     limit: Annotated[int, typer.Option(help="Questions to run (0: all).")] = 30,

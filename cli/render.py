@@ -41,7 +41,7 @@ def print_footer(out: dict[str, Any], seconds: float, all_sources: bool = False)
     decline = out.get("decline")
     if decline:
         trust = f"declined: {decline['reason']} ({decline['detail']}) | {trust}"
-    elif not out.get("verified"):  # checked and not passed, or left unchecked (assess was sure)
+    elif not out.get("verified"):  # checked and not passed, or left unchecked (answer_check off)
         checked = "self_check" in (out.get("diagnostics") or {}).get("steps", [])
         trust += " (unverified)" if checked else " (not fact-checked)"
     cost = f"{diag.get('model_calls', 0)} model calls, {diag.get('retrievals', 0)} retrievals"

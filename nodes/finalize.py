@@ -71,7 +71,7 @@ def heuristic_confidence(state: State) -> float:
         value -= 0.1
     check = state.get("check")
     if check is None and state.get("retrieval_confident"):
-        value = min(value, 0.75)  # both search channels agreed on the source; not self-checked
+        value = min(value, 0.75)  # unchecked, but both search channels agreed on the source
     elif check is None:
         value = min(value, 0.6)
     elif passed(state):

@@ -99,7 +99,7 @@ def _answerable(
     judge, fallback = services.answer_judge_for(ctx)
     if fallback:
         note(update, f"self_check: {fallback}")
-    if judge is None:  # no judge: assess's odds alone, as before one was fitted
+    if judge is None:  # no judge shipped: decide by assess's odds alone
         support = state.get("support")
         if support is None:
             return True, None, "no answerability judge and no odds: answered"

@@ -33,7 +33,8 @@ class Context:
         default="auto",
         metadata=_about(
             "Model that writes answers, as provider:model (e.g. openai:gpt-4o-mini). Default"
-            " 'auto': ADAPTIVE_RAG_CHAT_MODEL, else OpenAI when OPENAI_API_KEY is set, else the"
+            " 'auto': ADAPTIVE_RAG_CHAT_MODEL, else OpenAI when OPENAI_API_KEY or OPENAI_BASE_URL"
+            " is set, else the"
             " embedded model."
         ),
     )
@@ -71,7 +72,7 @@ class Context:
         default="the documents ingested into this knowledge base",
         metadata=_about(
             "One line saying what the knowledge base covers; the classifier sends questions"
-            " about it to retrieval."
+            " about it to retrieval. Default: 'the documents ingested into this knowledge base'."
         ),
     )
     k: int = field(
@@ -147,9 +148,9 @@ class Context:
     answer_check: Literal["mark", "decline", "off"] = field(
         default="mark",
         metadata=_about(
-            "How an answer is checked against its sources (by rules; citations repaired either"
-            " way): 'mark' (default) marks one still unsupported after max_regenerations"
-            " unverified, 'decline' declines it, 'off' skips the check."
+            "How an answer is checked against its sources (by rules; 'mark' and 'decline' also"
+            " repair its citations): 'mark' (default) marks one still unsupported after"
+            " max_regenerations unverified, 'decline' declines it, 'off' skips the check."
         ),
     )
     declines: Literal["when_unlikely", "never"] = field(
