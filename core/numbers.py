@@ -6,7 +6,9 @@ A number is its value and, when a known unit follows it, the unit's canonical na
 "3 month", a duration). A measure word that is not a unit (个, 节, "sensors") leaves the number
 bare. Number words count where they are cheap to read: English two to ninety, and "one" only
 before a unit ("one-minute"); Chinese numerals only before a unit or measure word, and 一 only
-before a unit (一个 and 一次 are mostly articles).
+before a unit (一个 and 一次 are mostly articles). A text searched for a number (a source) is read
+with its articles too (`articles=True`), so an answer's "1个机场" is found in "只有一个国际机场",
+while "一个" in an answer claims nothing.
 
 Units are canonical across the two languages, so a Chinese answer's "45 天" is found in an
 English source's "45 days".
@@ -158,21 +160,21 @@ def _digits(match: re.Match[str]) -> str | None:
     return _form(value, _CANON[currency] if currency else _unit_of(match, "d"))
 
 
-def _numeral(match: re.Match[str]) -> str | None:
+def _numeral(match: re.Match[str], articles: bool) -> str | None:
     count = cn_value(match.group("cn"))
     unit = _CANON.get(match.group("cnu"))
-    return None if unit is None and count == 1 else _form(count, unit)
+    return None if unit is None and count == 1 and not articles else _form(count, unit)
 
 
-def _word(match: re.Match[str]) -> str | None:
+def _word(match: re.Match[str], articles: bool) -> str | None:
     count = _WORDS[match.group("word").lower()]
     if match.group("word2"):
         count += _WORDS[match.group("word2").lower()]
     unit = _unit_of(match, "w")
-    return None if count < 2 and unit is None else _form(count, unit)
+    return None if count < 2 and unit is None and not articles else _form(count, unit)
 
 
-def _read(match: re.Match[str]) -> str | None:
+def _read(match: re.Match[str], articles: bool) -> str | None:
     """Return one match's normal form, or None when it is not read as a number."""
     if match.group("num"):
         return _digits(match)
@@ -181,9 +183,9 @@ def _read(match: re.Match[str]) -> str | None:
     if nth := match.group("nth"):
         return _form(int(nth) if nth.isdigit() else cn_value(nth), "ord")
     if match.group("cn"):
-        return _numeral(match)
+        return _numeral(match, articles)
     if match.group("word"):
-        return _word(match)
+        return _word(match, articles)
     month = match.group("month")
     following = match.string[match.end() : match.end() + 2].strip()
     if not month or (month == "May" and not following[:1].isdigit()):
@@ -191,11 +193,14 @@ def _read(match: re.Match[str]) -> str | None:
     return _form(_MONTHS[month], "mon")
 
 
-def numbers_in(text: str) -> list[tuple[str, int, int]]:
-    """Return each number of a text as (normal form, start, end), in order."""
+def numbers_in(text: str, articles: bool = False) -> list[tuple[str, int, int]]:
+    """Return each number of a text as (normal form, start, end), in order.
+
+    articles=True also reads "one" and 一 with a measure word as 1 (for a text searched, not read).
+    """
     found = []
     for match in _NUMBER.finditer(text):
-        form = _read(match)
+        form = _read(match, articles)
         if form is not None:
             found.append((form, match.start(), match.end()))
     return found

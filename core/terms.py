@@ -248,7 +248,7 @@ def _haystack(text: str) -> _Haystack:
         m.group().lower().removesuffix("'s").removesuffix("’s") for m in _TOKEN.finditer(text)
     }
     parts = {p for t in tokens for p in t.split("-") if p}
-    numbers = frozenset(n for n, _, _ in numbers_in(text))
+    numbers = frozenset(n for n, _, _ in numbers_in(text, articles=True))
     return _Haystack(
         flat=_SPACE.sub(" ", text).lower(),
         tokens=frozenset(tokens | parts),

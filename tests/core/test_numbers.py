@@ -78,3 +78,21 @@ def test_numbers_keep_their_place_and_bare_value() -> None:
 )
 def test_chinese_numerals(numeral: str, value: int) -> None:
     assert cn_value(numeral) == value
+
+
+def test_a_searched_text_reads_its_articles_as_one() -> None:
+    # An answer's "一个" claims nothing, but an answer's "1个" is found in a source's "一个".
+    assert forms("只有一个国际机场") == []
+    assert [f for f, _, _ in numbers_in("只有一个国际机场", articles=True)] == ["1"]
+    assert [f for f, _, _ in numbers_in("one of the sensors", articles=True)] == ["1"]
+
+
+def test_a_digit_one_in_an_answer_is_found_in_a_chinese_article() -> None:
+    from adaptive_rag.core.grounding import check
+
+    source = "莱索托只有一个国际机场，就是莫舒舒一世国际机场。"
+    grounding = check("莱索托有1个国际机场[1]。", [source], "莱索托有几个国际机场？")
+    assert [s.status for s in grounding.sentences] == ["supported"]
+    assert [s.status for s in check("莱索托有3个国际机场[1]。", [source]).sentences] == [
+        "unsupported"
+    ]
