@@ -148,9 +148,9 @@ class Context:
     answer_check: Literal["mark", "decline", "off"] = field(
         default="mark",
         metadata=_about(
-            "How an answer is checked against its sources (by rules; 'mark' and 'decline' also"
-            " repair its citations): 'mark' (default) marks one still unsupported after"
-            " max_regenerations unverified, 'decline' declines it, 'off' skips the check."
+            "How an answer is checked against its sources, by rules: 'mark' (default) marks one"
+            " still unsupported after max_regenerations unverified, 'decline' declines it (both"
+            " repair citations), 'off' skips the check."
         ),
     )
     declines: Literal["when_unlikely", "never"] = field(
