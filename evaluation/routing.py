@@ -30,7 +30,7 @@ def run_routing(
     if services.retriever is None:  # the routing set has no corpus: the knowledge-base check
         services = replace(services, retriever=_NoCorpus())  # must not read a user's collection
     confusion = {gold: dict.fromkeys((*CLASSES, "realtime", "follow_up"), 0) for gold in CLASSES}
-    seconds, methods = [], {"rule": 0, "model": 0, "cache": 0, "default": 0}
+    seconds, methods = [], {"rule": 0, "fitted": 0, "model": 0, "cache": 0, "default": 0}
     for row in tqdm(rows, desc="routing", disable=not progress):
         state: Any = {"standalone": row["question"], "query": row["question"], "messages": []}
         started = time.perf_counter()

@@ -1,12 +1,20 @@
-"""Classify: decide how much retrieval a question deserves (rules first, model when unsure)."""
+"""Classify: decide how much retrieval a question deserves.
+
+Rules first; then one search, judged by the fitted relevance judge: a likely source means the
+knowledge base holds the question, so it is looked up with no model call. The model routes only
+what neither settles.
+"""
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
+from adaptive_rag.core.relevance import searched_by, source_features
 from adaptive_rag.core.shape import has_parts, length, names_an_entity, nested_reference
 from adaptive_rag.knowledge.sources import retrieve
-from adaptive_rag.nodes.calling import ask
+from adaptive_rag.nodes.calling import ask, judged, note
+from adaptive_rag.nodes.retrieve import note_degraded
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
 from adaptive_rag.schema.context import Context
@@ -97,7 +105,7 @@ def classify(state: State, runtime: Runtime[Context], services: Services) -> Upd
 
 
 def _classify(state: State, runtime: Runtime[Context], services: Services) -> Update:
-    """Decide the route: rules, then the cache, then the fast model (unsure means retrieve)."""
+    """Decide the route: rules, then the knowledge base's answer, then the fast model."""
     ctx = context_of(runtime)
     question = state.get("standalone") or state.get("query") or ""
     settled = bool(state.get("history_rewritten") or state.get("clarified"))
@@ -106,8 +114,62 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> Up
     if ruled:
         update["route"] = Route(category=ruled[0], reason=ruled[1], method="rule")
         return update
+    holds = _probe(question, ctx, services, update)
+    if holds and ctx.complex_shape == "auto":
+        # a complex verdict with no rule's shape is searched whole, as a simple one is: no call
+        update["route"] = Route(category="simple", reason=holds, method=_method(update))
+        return update
     _route_by_model(question, ctx, services, update)
+    if holds:
+        _unless_looked_up(update, holds)
+    else:
+        _without_the_probe(update)
     return update
+
+
+def _probe(question: str, ctx: Context, services: Services, update: Update) -> str:
+    """Search once; say why the knowledge base holds the question, or "" when it does not.
+
+    A likely source by the fitted relevance judge is the sign; with no judge for this run's search
+    signals, both searches agreeing on a source. The documents found stay in state, so retrieve
+    does not search the same query again.
+    """
+    try:
+        docs = retrieve(services.retriever_for(ctx), question, ctx.k)
+    except Exception:  # no knowledge base: nothing to look up
+        return ""
+    update["retrievals"] = 1
+    note_degraded(update, "classify", docs)
+    update["documents"] = [RESET, *docs]
+    update["searched"] = question
+    searched = [d for d in docs if d.metadata.get("origin") != "web"]
+    if not searched:
+        return ""
+    judge, fallback = services.relevance_for(ctx, searched_by([d.metadata for d in searched]))
+    if judge is None:
+        if fallback:
+            note(update, f"classify: {fallback}")
+        agreed = any(d.metadata.get("agreement") for d in searched)
+        return "both searches agree on a source" if agreed else ""
+    pairs = [(d.page_content, d.metadata) for d in searched]
+    best = max(judge.probability(values) for values in source_features(question, pairs))
+    keep_at = judge.thresholds.get("keep", 0.5)
+    holds = best >= keep_at
+    verdict = "in the knowledge base" if holds else "not in the knowledge base"
+    judged(
+        update,
+        "classify",
+        "fitted",
+        best,
+        verdict,
+        f"best source p {best:.2f} ({keep_at:.2f} kept)",
+    )
+    return f"the knowledge base holds a likely source (p {best:.2f})" if holds else ""
+
+
+def _method(update: Update) -> Literal["fitted", "rule"]:
+    """How the probe decided: by the relevance judge when it ran, else by the agreement rule."""
+    return "fitted" if update.get("judgments") else "rule"
 
 
 def _route_by_model(question: str, ctx: Context, services: Services, update: Update) -> None:
@@ -116,8 +178,6 @@ def _route_by_model(question: str, ctx: Context, services: Services, update: Upd
     cached = services.route_cache.get(key)
     if cached:
         update["route"] = Route(category=cached[0], reason=cached[1], method="cache")  # type: ignore[typeddict-item]
-        if cached[0] == "general":
-            _unless_the_kb_knows(question, ctx, services, update)
         return
     messages = [
         SystemMessage(prompts.SYSTEM.format(kb_description=ctx.kb_description)),
@@ -142,27 +202,19 @@ def _route_by_model(question: str, ctx: Context, services: Services, update: Upd
         category, reason = "simple", "model said 'general', but it is specific enough to look up"
     services.route_cache.put(key, (category, reason))
     update["route"] = Route(category=category, reason=reason, method="model")
-    if category == "general":
-        _unless_the_kb_knows(question, ctx, services, update)
 
 
-def _unless_the_kb_knows(question: str, ctx: Context, services: Services, update: Update) -> None:
-    """Retrieve after all when keyword and vector search agree on a document for the question.
+def _unless_looked_up(update: Update, holds: str) -> None:
+    """Look up after all a question the model would answer without the knowledge base."""
+    route = update.get("route")
+    if route and route["category"] in ("general", "realtime"):
+        said = route["reason"]
+        update["route"] = Route(category="simple", reason=f"{said}, but {holds}", method="model")
 
-    One search, no model call: a 'general' verdict is only trusted for what the knowledge base
-    does not clearly hold (missing a needed retrieval costs more than an extra one). The
-    documents it found stay in state, so retrieve does not search the same query again.
-    """
-    try:
-        docs = retrieve(services.retriever_for(ctx), question, ctx.k)
-    except Exception:  # no knowledge base: nothing to miss
-        return
-    update["retrievals"] = 1
-    if any(doc.metadata.get("agreement") for doc in docs):
-        update["route"] = Route(
-            category="simple",
-            reason="model said 'general', but the knowledge base clearly holds it",
-            method="model",
-        )
-        update["documents"] = [RESET, *docs]
-        update["searched"] = question
+
+def _without_the_probe(update: Update) -> None:
+    """Drop the probe's documents when the route answers without the knowledge base."""
+    route = update.get("route")
+    if route and route["category"] in ("general", "realtime") and "searched" in update:
+        update["documents"] = [RESET]
+        update["searched"] = ""

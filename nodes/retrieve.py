@@ -40,7 +40,12 @@ def _search(query: str, ctx: Context, services: Services, update: Update) -> lis
     except Exception as exc:  # store down, no knowledge base: continue without documents
         note_failure(update, "retrieve", "retrieval", exc, "no documents")
         return []
+    note_degraded(update, "retrieve", docs)
+    return docs
+
+
+def note_degraded(update: Update, node: str, docs: list[Document]) -> None:
+    """Note when one of the two searches failed and the other served alone."""
     degraded = next((d.metadata["degraded"] for d in docs if d.metadata.get("degraded")), "")
     if degraded:
-        note(update, f"retrieve: {degraded}; used the other search alone")
-    return docs
+        note(update, f"{node}: {degraded}; used the other search alone")

@@ -48,8 +48,8 @@ class Route(TypedDict):
     """general, simple, complex, realtime or follow_up."""
     reason: str
     """Why, in a few words (the rule that matched, or the model's verdict)."""
-    method: Literal["rule", "model", "cache", "default"]
-    """Which path decided: a rule, the model, the cache, or the default."""
+    method: Literal["rule", "fitted", "model", "cache", "default"]
+    """Which path decided: a rule, the relevance judge, the model, the cache, or the default."""
 
 
 class Source(TypedDict):

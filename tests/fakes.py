@@ -81,6 +81,8 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
 class ScriptedJudge:
     """A relevance judge whose probabilities are scripted: one list per search, in order.
 
+    Classify's probe is a search: a question no rule routes is judged there first, then graded.
+
     A search beyond the script gets the last list again (padded with its last value); the
     thresholds are CRAG's usual cut-offs unless given.
     """

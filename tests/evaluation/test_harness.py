@@ -80,7 +80,7 @@ def test_runs_three_configurations_resumes_and_reports(
     kettle = by[("adaptive", "q1")]  # "It holds 1.7 litres [1]." over the kettle's page
     assert kettle["citations_supported"] is True and kettle["sources_read"][0].startswith("Kettle")
     assert kettle["answer_features"]["grounded"] == 1.0
-    assert [j["node"] for j in kettle["judgments"]][:1] == ["grade_documents"]
+    assert [j["node"] for j in kettle["judgments"]][:2] == ["classify", "grade_documents"]
     assert by[("adaptive", "q3")]["citations_supported"] is None  # a greeting cites nothing
     for record in records:  # every node that ran is timed, and the times add up to the run's
         assert set(record["node_seconds"]) == set(record["steps"])

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from adaptive_rag import Context
 from fake_sources import KeywordRetriever, bridge_docs
+from fakes import ScriptedJudge
 
 BRIDGE = "Where was the inventor of the Zephyr kettle born?"
 
@@ -89,7 +90,10 @@ def test_a_failed_search_declines_instead_of_guessing(make_harness: Any) -> None
 
 def test_a_complex_question_no_rule_shapes_is_searched_whole(make_harness: Any) -> None:
     h = make_harness(
-        retriever=KeywordRetriever(docs=bridge_docs()), classify="complex", hop=bridge_hop
+        retriever=KeywordRetriever(docs=bridge_docs()),
+        classify="complex",
+        hop=bridge_hop,
+        relevance=ScriptedJudge([0.0], [0.9]),  # the probe finds nothing likely: the model routes
     )
     out = h.ask("Zephyr kettle inventor home town, please")
     steps = out["diagnostics"]["steps"]

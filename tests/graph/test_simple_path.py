@@ -8,7 +8,7 @@ import pytest
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.prompts import generate as generate_prompts
 from fake_sources import KeywordRetriever, kb_docs
-from fakes import ScriptedChatModel
+from fakes import ScriptedChatModel, ScriptedJudge
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
@@ -38,21 +38,52 @@ def test_model_classified_general_question(make_harness: Any) -> None:
     assert out["diagnostics"]["retrievals"] == 1 and out["sources"] == []
 
 
-def test_a_general_verdict_on_what_the_knowledge_base_clearly_holds_retrieves(
+def test_a_question_the_knowledge_base_holds_is_looked_up_without_asking_the_model(
     make_harness: Any,
 ) -> None:
     doc = Document(
         page_content="Photosynthesis in the Quillon greenhouse sensors is measured hourly.",
         metadata={"id": "p1", "source": "greenhouse.md", "title": "Greenhouse"},
     )
-    h = make_harness(classify="general", retriever=KeywordRetriever(docs=[doc], agree=True))
+    h = make_harness(classify="general", retriever=KeywordRetriever(docs=[doc]))
     out = h.ask("What is photosynthesis?")
-    assert out["route"]["category"] == "simple"
-    assert "knowledge base clearly holds it" in out["route"]["reason"]
+    assert out["route"]["category"] == "simple" and out["route"]["method"] == "fitted"
+    assert "classify" not in h.model.roles()
     assert out["sources"][0]["title"] == "Greenhouse"
     # classify's probe found the document; retrieve used it instead of searching again
     assert out["diagnostics"]["retrievals"] == 1
     assert out["diagnostics"]["steps"][:4] == ["intake", "recall", "classify", "retrieve"]
+    probe = out["diagnostics"]["judgments"][0]
+    assert probe["node"] == "classify" and probe["method"] == "fitted" and probe["score"] == 0.9
+
+
+def test_a_general_verdict_on_what_the_knowledge_base_holds_retrieves(make_harness: Any) -> None:
+    doc = Document(
+        page_content="Photosynthesis in the Quillon greenhouse sensors is measured hourly.",
+        metadata={"id": "p1", "source": "greenhouse.md", "title": "Greenhouse"},
+    )
+    h = make_harness(classify="general", retriever=KeywordRetriever(docs=[doc]))
+    # a shape other than auto asks the model even so, for its complex verdicts
+    out = h.ask("What is photosynthesis?", complex_shape="sequential")
+    assert h.model.roles()["classify"] == 1
+    assert out["route"]["category"] == "simple" and out["route"]["method"] == "model"
+    assert "but the knowledge base holds a likely source" in out["route"]["reason"]
+    assert out["sources"][0]["title"] == "Greenhouse"
+    assert out["diagnostics"]["retrievals"] == 1
+
+
+def test_without_a_judge_two_agreeing_searches_mean_the_knowledge_base_holds_it() -> None:
+    model = ScriptedChatModel.with_script(classify="general")
+    services = Services(
+        chat_model=model, retriever=KeywordRetriever(docs=kb_docs(), agree=True), no_web=True
+    )  # a retriever of the host's own: no search signals, so no judge
+    out = build_graph(services=services).invoke({"question": "How big is the Zephyr X2 kettle?"})
+    assert out["route"] == {
+        "category": "simple",
+        "reason": "both searches agree on a source",
+        "method": "rule",
+    }
+    assert "classify" not in model.roles()
 
 
 @pytest.mark.usefixtures("heuristic_confidence")
@@ -73,10 +104,11 @@ def test_simple_question_retrieves_once_and_cites_its_source(make_harness: Any) 
     assert out["sources"][0]["title"] == "Zephyr X2" and out["sources"][0]["cited"]
     assert out["verified"] is True and out["confidence"] >= 0.9
     assert out["diagnostics"]["support"] is None  # the fake says "yes" with no odds: not used
-    # classify, assess, generate: grading and checking make no model call
-    assert out["diagnostics"]["model_calls"] == 3 and out["diagnostics"]["tokens_in"] > 0
+    # assess, generate: routing, grading and checking make no model call
+    assert out["diagnostics"]["model_calls"] == 2 and out["diagnostics"]["tokens_in"] > 0
     judgments = [(j["node"], j["method"]) for j in out["diagnostics"]["judgments"]]
     assert judgments == [
+        ("classify", "fitted"),
         ("grade_documents", "fitted"),
         ("self_check", "rule"),
         ("self_check", "fitted"),
@@ -103,14 +135,15 @@ def test_a_stray_yes_before_an_answer_to_a_which_question_is_dropped(make_harnes
 
 
 def test_unparseable_classification_means_retrieve(make_harness: Any) -> None:
-    h = make_harness(classify="I am not sure what you mean")
+    # classify's probe finds nothing likely, so the model is asked; its sources are graded likely
+    h = make_harness(classify="I am not sure what you mean", relevance=ScriptedJudge([0.0], [0.9]))
     out = h.ask("Tell me about the Zephyr X2 kettle")
     assert out["route"]["category"] == "simple" and out["route"]["method"] == "default"
     assert out["diagnostics"]["retrievals"] == 1
 
 
 def test_identical_questions_are_classified_once(make_harness: Any) -> None:
-    h = make_harness()
+    h = make_harness(relevance=ScriptedJudge([0.0]))  # nothing likely: the model is asked
     first = h.ask("Tell me about the Zephyr X2 kettle")
     second = h.ask("Tell me about the Zephyr X2 kettle")
     assert first["route"]["method"] == "model" and second["route"]["method"] == "cache"
@@ -203,4 +236,4 @@ def test_agreed_retrieval_is_still_judged_and_checked(make_harness: Any) -> None
     out = h.ask("How big is the Zephyr X2 kettle?")
     steps = out["diagnostics"]["steps"]
     assert "grade_documents" in steps and "self_check" in steps and out["verified"] is True
-    assert out["diagnostics"]["model_calls"] == 3
+    assert out["diagnostics"]["model_calls"] == 2

@@ -48,8 +48,8 @@ def test_never_grounded_stops_after_its_regeneration_budget(budget: int, tally: 
     assert d["regenerations"] == budget and d["generations"] == budget + 1
     assert out["verified"] is False and out["answerable"] is False  # declined, never guessed
     assert out["decline"]["reason"] == "unsupported" and UNVERIFIED_NOTE not in out["answer"]
-    # classify + assess + generate per attempt (grading and checking call no model)
-    assert d["model_calls"] == 2 + (budget + 1) == len(model.calls)
+    # assess + generate per attempt (the judge routes it; grading and checking call no model)
+    assert d["model_calls"] == 1 + (budget + 1) == len(model.calls)
     marked, _ = run(never_grounded=True, max_regenerations=budget)
     assert marked["answerable"] is True and UNVERIFIED_NOTE in marked["answer"]
     tally(faults=1)
@@ -61,8 +61,8 @@ def test_never_answers_stops_after_its_rewrite_budget(budget: int, tally: Any) -
     d = out["diagnostics"]
     assert d["rewrites"] == budget and d["retrievals"] == budget + 1
     assert out["verified"] is False and out["decline"]["reason"] == "not_in_sources"
-    # classify, then per search: assess + generate (+ the rewrite between)
-    assert d["model_calls"] == len(model.calls) == 1 + (budget + 1) * 2 + budget
+    # per search: assess + generate (+ the rewrite between); the judge routes it, not the model
+    assert d["model_calls"] == len(model.calls) == (budget + 1) * 2 + budget
     tally(faults=1)
 
 

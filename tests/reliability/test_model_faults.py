@@ -17,7 +17,7 @@ COMPLEX = "Compare the Zephyr X2 kettle and the Aurora lamp"
 # role that fails (":where" tells two places of one role apart) -> (question that reaches it,
 # script so that it is reached, context)
 REACHES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
-    "classify": ("Tell me about the Zephyr X2 kettle", {}, {}),
+    "classify": ("Tell me about the Zephyr X2 kettle", {"relevance": [0.0]}, {}),  # not held
     "rewrite": ("and it?", {}, {}),
     "rag:complex": (COMPLEX, {}, {}),  # the parts only steer retrieval (the default)
     "refine": ("How big is the Zephyr X2 kettle?", {"relevance": [0.5]}, {}),
