@@ -20,10 +20,13 @@ from langchain_core.outputs import LLMResult
 ALIAS = "qwen2.5-coder-1.5b-instruct"
 """The name the server answers to: the agent's ADAPTIVE_RAG_CHAT_MODEL is openai:<this>."""
 MODEL_NODES = ("classify", "assess", "generate", "hop")
-"""The nodes that call the chat model on these questions (grading, the check and decompose do not)."""
+"""The nodes that call the chat model on these questions (grading, the check and decompose do not;
+classify only for a question the knowledge base holds no likely source for)."""
 KB = "Quillon Labs: Kestrel sensors, Heron hubs, warranty, returns, support"
 SIMPLE = "How long does the Kestrel K2 battery last at the default reporting interval?"
 COMPARE = "Compare the warranty of the Kestrel sensors and the Heron hub."
+ELSEWHERE = "What is photosynthesis?"
+"""No rule routes it and the sample holds no likely source for it: the model routes it."""
 
 
 def context(kb_dir: Path, **settings: Any) -> Context:

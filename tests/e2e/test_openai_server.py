@@ -22,6 +22,7 @@ from adaptive_rag import build_graph
 from adaptive_rag.providers import calls, chat, replies
 from hosted_model import (
     COMPARE,
+    ELSEWHERE,
     MODEL_NODES,
     SIMPLE,
     Calls,
@@ -39,8 +40,9 @@ if not os.environ.get("CI") and not all(
 
 def test_every_node_reads_its_reply_from_the_server(hosted: str, hosted_kb: Path) -> None:
     graph, recorded = build_graph(), Calls()
-    runs = [  # the simple route; the complex route searched in parallel, then hop by hop (JSON)
-        (SIMPLE, context(hosted_kb)),
+    runs = [  # the simple route; the complex route searched in parallel, then hop by hop (JSON);
+        (SIMPLE, context(hosted_kb)),  # and a question the model routes
+        (ELSEWHERE, context(hosted_kb)),
         (COMPARE, context(hosted_kb)),
         (COMPARE, context(hosted_kb, complex_shape="sequential")),
     ]
@@ -56,7 +58,8 @@ def test_every_node_reads_its_reply_from_the_server(hosted: str, hosted_kb: Path
         assert diagnostics["tokens_cached"] == 0  # the server reports no prompt_tokens_details
     asked = {call["node"] for call in recorded.calls.values()}
     assert set(MODEL_NODES) <= asked, asked
-    simple, parallel, sequential = outs
+    simple, elsewhere, parallel, sequential = outs
+    assert simple["route"]["method"] == "fitted" and elsewhere["route"]["method"] == "model"
     assert "14" in simple["answer"] and simple["route"]["category"] == "simple"
     assert parallel["route"]["category"] == "complex"
     assert parallel["diagnostics"]["steps"].count("sub_question") >= 2
