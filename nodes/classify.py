@@ -8,12 +8,11 @@ what neither settles.
 from __future__ import annotations
 
 import re
-from typing import Literal
 
-from adaptive_rag.core.relevance import searched_by, source_features
 from adaptive_rag.core.shape import has_parts, length, names_an_entity, nested_reference
 from adaptive_rag.knowledge.sources import retrieve
 from adaptive_rag.nodes.calling import ask, judged, note
+from adaptive_rag.nodes.grade_documents import judge_sources
 from adaptive_rag.nodes.retrieve import note_degraded
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
@@ -114,21 +113,21 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> Up
     if ruled:
         update["route"] = Route(category=ruled[0], reason=ruled[1], method="rule")
         return update
-    holds = _probe(question, ctx, services, update)
-    if holds and ctx.complex_shape == "auto":
+    looked_up = _probe(question, ctx, services, update)
+    if looked_up and ctx.complex_shape == "auto":
         # a complex verdict with no rule's shape is searched whole, as a simple one is: no call
-        update["route"] = Route(category="simple", reason=holds, method=_method(update))
+        update["route"] = looked_up
         return update
     _route_by_model(question, ctx, services, update)
-    if holds:
-        _unless_looked_up(update, holds)
+    if looked_up:
+        _unless_looked_up(update, looked_up["reason"])
     else:
         _without_the_probe(update)
     return update
 
 
-def _probe(question: str, ctx: Context, services: Services, update: Update) -> str:
-    """Search once; say why the knowledge base holds the question, or "" when it does not.
+def _probe(question: str, ctx: Context, services: Services, update: Update) -> Route | None:
+    """Search once; return the look-up route when the knowledge base holds the question.
 
     A likely source by the fitted relevance judge is the sign; with no judge for this run's search
     signals, both searches agreeing on a source. The documents found stay in state, so retrieve
@@ -137,39 +136,28 @@ def _probe(question: str, ctx: Context, services: Services, update: Update) -> s
     try:
         docs = retrieve(services.retriever_for(ctx), question, ctx.k)
     except Exception:  # no knowledge base: nothing to look up
-        return ""
+        return None
     update["retrievals"] = 1
     note_degraded(update, "classify", docs)
     update["documents"] = [RESET, *docs]
     update["searched"] = question
-    searched = [d for d in docs if d.metadata.get("origin") != "web"]
-    if not searched:
-        return ""
-    judge, fallback = services.relevance_for(ctx, searched_by([d.metadata for d in searched]))
+    if not docs:
+        return None
+    judge, scores, fallback = judge_sources(question, docs, ctx, services)
     if judge is None:
         if fallback:
             note(update, f"classify: {fallback}")
-        agreed = any(d.metadata.get("agreement") for d in searched)
-        return "both searches agree on a source" if agreed else ""
-    pairs = [(d.page_content, d.metadata) for d in searched]
-    best = max(judge.probability(values) for values in source_features(question, pairs))
-    keep_at = judge.thresholds.get("keep", 0.5)
-    holds = best >= keep_at
-    verdict = "in the knowledge base" if holds else "not in the knowledge base"
-    judged(
-        update,
-        "classify",
-        "fitted",
-        best,
-        verdict,
-        f"best source p {best:.2f} ({keep_at:.2f} kept)",
-    )
-    return f"the knowledge base holds a likely source (p {best:.2f})" if holds else ""
-
-
-def _method(update: Update) -> Literal["fitted", "rule"]:
-    """How the probe decided: by the relevance judge when it ran, else by the agreement rule."""
-    return "fitted" if update.get("judgments") else "rule"
+        if any(d.metadata.get("agreement") for d in docs):
+            return Route(category="simple", reason="both searches agree on a source", method="rule")
+        return None
+    best, keep_at = max(scores), judge.thresholds.get("keep", 0.5)
+    verdict = "in the knowledge base" if best >= keep_at else "not in the knowledge base"
+    detail = f"best source p {best:.2f} ({keep_at:.2f} kept)"
+    judged(update, "classify", "fitted", best, verdict, detail)
+    if best < keep_at:
+        return None
+    reason = f"the knowledge base holds a likely source (p {best:.2f})"
+    return Route(category="simple", reason=reason, method="fitted")
 
 
 def _route_by_model(question: str, ctx: Context, services: Services, update: Update) -> None:

@@ -7,6 +7,7 @@ incorrect. Web results are not judged (they carry no search signals) and are kep
 
 from __future__ import annotations
 
+from adaptive_rag.core.fitted import Judge
 from adaptive_rag.core.relevance import searched_by, source_features
 from adaptive_rag.nodes.calling import judged, note
 from adaptive_rag.schema.context import Context
@@ -15,6 +16,7 @@ from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Relevance
 from adaptive_rag.services import Services
+from langchain_core.documents import Document
 from langgraph.runtime import Runtime
 
 
@@ -25,6 +27,21 @@ def crag_verdict(best: float, correct: float, incorrect: float) -> Relevance:
     if best < incorrect:
         return "incorrect"
     return "ambiguous"
+
+
+def judge_sources(
+    question: str, searched: list[Document], ctx: Context, services: Services
+) -> tuple[Judge | None, list[float], str]:
+    """Return the judge for these knowledge-base sources, each one's probability, and why.
+
+    The why is "" for the full judge, else why another (or none) serves; no judge, or no
+    source, gives no probabilities.
+    """
+    judge, fallback = services.relevance_for(ctx, searched_by([d.metadata for d in searched]))
+    if judge is None or not searched:
+        return judge, [], fallback
+    features = source_features(question, [(d.page_content, d.metadata) for d in searched])
+    return judge, [judge.probability(values) for values in features], fallback
 
 
 def grade_documents(state: State, runtime: Runtime[Context], services: Services) -> Update:
@@ -38,7 +55,8 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         return update
     searched = [d for d in docs if d.metadata.get("origin") != "web"]
     web = [d for d in docs if d.metadata.get("origin") == "web"]
-    judge, fallback = services.relevance_for(ctx, searched_by([d.metadata for d in searched]))
+    question = state.get("standalone") or ""
+    judge, scores, fallback = judge_sources(question, searched, ctx, services)
     if fallback:
         note(update, f"grade_documents: {fallback}")
     if judge is None or not searched:
@@ -46,9 +64,6 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         update["graded"] = judge is not None
         judged(update, "grade_documents", "rule", None, "correct", fallback or "web results only")
         return update
-    question = state.get("standalone") or ""
-    features = source_features(question, [(d.page_content, d.metadata) for d in searched])
-    scores = [judge.probability(values) for values in features]
     keep_at = judge.thresholds.get("keep", 0.5)
     relevance = crag_verdict(
         max(scores), judge.thresholds.get("correct", 0.5), judge.thresholds.get("incorrect", 0.0)
