@@ -108,9 +108,9 @@ class Context:
     complex_shape: Literal["auto", "parallel", "sequential"] = field(
         default="auto",
         metadata=_about(
-            "How a complex question is searched: 'auto' (default) lets rules choose; 'parallel'"
-            " searches the things it compares beside it; 'sequential' hops (the inventor of X,"
-            " then where they were born)."
+            "How a complex question is searched: 'auto' (default) by rules; 'parallel' searches"
+            " the things it compares beside it; 'sequential' hops (the inventor of X, then their"
+            " birthplace). Both ask the model which are complex."
         ),
     )
 
