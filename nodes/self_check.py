@@ -2,13 +2,15 @@
 
 The grounding check (core.grounding) reads each sentence against the sources it cites and
 repairs the citations; the answerability judge (core.answerability) decides from the turn's
-signals whether the sources answer the question at all. Neither calls a model.
+signals whether the sources answer the question at all; an answer that only says its sources do
+not state it is declined by rule (core.unsaid). None of them calls a model.
 """
 
 from __future__ import annotations
 
 from adaptive_rag.core.answerability import FEATURES, answer_features
 from adaptive_rag.core.grounding import check
+from adaptive_rag.core.unsaid import says_sources_lack
 from adaptive_rag.knowledge.sources import source_texts
 from adaptive_rag.nodes.calling import judged, note
 from adaptive_rag.nodes.citing import sources_for
@@ -64,7 +66,10 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> U
         chinese=state.get("language") == "zh",
     )
     update["answer_features"] = {name: round(features[name], 4) for name in FEATURES}
-    answerable, probability, detail = _answerable(features, state, ctx, services, update)
+    if says_sources_lack(grounding.answer):  # the model's own words: the sources lack it
+        answerable, probability, detail = False, None, "the answer says its sources do not state it"
+    else:
+        answerable, probability, detail = _answerable(features, state, ctx, services, update)
     answerable = answerable or ctx.declines == "never"
     method: JudgeMethod = "fitted" if probability is not None else "rule"
     verdict = "answer" if answerable else "decline"

@@ -1,0 +1,45 @@
+"""Answers that only say the sources do not hold the answer ("The sources do not say.").
+
+The answer prompts ask the model to say so when the sources lack the answer. Such a reply
+states no fact and cites nothing: it is a decline in the model's words, read here so that it is
+handled as one (a second reading, then a typed decline) rather than shown as an answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from adaptive_rag.core.sentences import split
+
+_LACK = re.compile(
+    r"\b(?:sources?|documents?|context|passages?|texts?|information|they)\b[^.]*?"
+    r"\b(?:do|does|did)\s*(?:not|n't)\s+(?:say|state|mention|specify|contain|provide|include"
+    r"|give|indicate|explain|address|discuss|cover|offer|list|describe|tell|support)\b"
+    r"|\b(?:is|are|was|were)\s+not\s+(?:mentioned|stated|specified|given|provided|included"
+    r"|found|listed|described|discussed)\s+in\s+(?:the|any\s+of\s+the)\s+"
+    r"(?:provided\s+|given\s+)?(?:sources?|documents?|context|passages?|texts?)\b"
+    r"|\bthere\s+is\s+no\s+(?:information|mention|indication)\b"
+    r"|\b(?:no|none\s+of\s+the)\s+(?:sources?|documents?)\s+(?:says?|states?|mentions?)\b"
+    r"|(?:来源|资料|文档|材料|文中|原文|上述|以上)[^。！？]{0,8}?(?:均|都|并)?(?:没有|未|无|不)"
+    r"(?:提到|提及|说明|给出|包含|涉及|指出|明确|相关|说|记载)"
+    r"|没有(?:提到|提及|说明|给出|相关信息|相关说法)",
+    re.IGNORECASE,
+)
+"""A sentence saying the sources do not give the answer, in English or Chinese."""
+
+_ANSWERS = re.compile(r"^\s*(?:yes|no)\b|^\s*(?:是的|不是|是|否)[，,。]", re.IGNORECASE)
+"""A sentence opening with yes or no answers the question ("No, the sources do not say X")."""
+
+
+def says_sources_lack(answer: str) -> bool:
+    """Whether an answer only says that its sources do not hold the answer.
+
+    Every sentence must say so and none may cite: "The sources do not say how many people
+    moved." is such an answer; "The fee is 10% [1]. The sources do not say more." is not.
+    """
+    sentences = split(answer.strip())
+    if not sentences:
+        return False
+    return all(
+        not s.cites and _LACK.search(s.text) and not _ANSWERS.match(s.text) for s in sentences
+    )

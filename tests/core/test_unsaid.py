@@ -1,0 +1,39 @@
+"""Answers that only say the sources lack the answer, in English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+from adaptive_rag.core.unsaid import says_sources_lack
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The sources do not say.",
+        "The sources do not say how many Huguenots moved to Manakin Town.",
+        "The provided documents don't mention the restocking fee.",
+        "This is not mentioned in the sources.",
+        "The sources do not say. They do not specify the year either.",
+        "资料中没有提到这个信息。",
+        "来源中并未说明保修期。",
+    ],
+)
+def test_a_reply_that_only_says_the_sources_lack_it(answer: str) -> None:
+    assert says_sources_lack(answer)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "",
+        "The fee is 10% [1]. The sources do not say more.",  # a fact, cited
+        "The sources do not say it [2].",  # cites: it points somewhere
+        "No, the sources do not say that the kettle is red.",  # answers a yes/no question
+        "No, a packet cannot be lost. The sources do not support the claim.",
+        "Restocking fee is not specified.",  # says nothing about the sources
+        "Heron hub 的保修期是两年[1]。",
+        "是的，资料没有提到其他型号。",
+    ],
+)
+def test_an_answer_with_more_to_it_is_not(answer: str) -> None:
+    assert not says_sources_lack(answer)
