@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from adaptive_rag.core.citations import says_nothing, tidy
 from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.language import Language, answers_in, language_name, language_of
-from adaptive_rag.core.shape import asks_yes_no, without_stray_yes_no
-from adaptive_rag.core.unsaid import says_sources_lack
+from adaptive_rag.core.shape import without_stray_yes_no
 from adaptive_rag.knowledge.sources import (
     fuse_documents,
     merge_by_document,
@@ -72,9 +71,8 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> Upd
     check = state.get("check")
     if check is not None and not check["grounded"]:  # any mode: a synthesis is rewritten too
         update["regenerations"] = 1
-    docs, messages = _prompt(state, ctx, mode, language, update, prompts.YES_NO_FIRST)
-    reread = _prompt(state, ctx, mode, language, update, prompts.PLAIN_FORM)[1]
-    written = _write(state, ctx, services, messages, bool(docs), update, reread)
+    docs, messages = _prompt(state, ctx, mode, language, update)
+    written = _write(state, ctx, services, messages, bool(docs), update)
     if written is None:
         failures = [f for f in update.get("failures") or [] if not isinstance(f, str)]
         reason = f"the model failed ({failures[-1]['message'] if failures else 'no reply'})"
@@ -128,12 +126,9 @@ def _write(
     messages: list[BaseMessage],
     from_sources: bool,
     update: Update,
-    reread: list[BaseMessage],
 ) -> tuple[str, str | None] | None:
-    """Write the answer, and once more (within budget) if it is unusable or wrongly unsaid.
+    """Write the answer, and once more if it is empty or in another language (within budget).
 
-    Unusable: empty, or in another language. Wrongly unsaid: it says the sources lack an answer
-    that a likely source may hold; the second reading drops the yes/no form (`reread`).
     Returns the answer and what is still wrong with it, or None when the model failed. The
     answer's tokens stream to chat clients; its message id is kept in `answer_id`.
     """
@@ -146,17 +141,9 @@ def _write(
     answer = _clean(text, state)
     problem = _problem(answer, language, from_sources)
     spent = state.get("regenerations", 0) + int(update.get("regenerations") or 0)
-    again: list[BaseMessage] | None = None
-    if problem:
+    if problem and spent < ctx.max_regenerations:
         cue = HumanMessage(prompts.RETRY[problem].format(language=language_name(language)))
         again = [*messages, AIMessage(text), cue]
-    elif from_sources and _worth_rereading(state, answer) and spent < ctx.max_regenerations:
-        note(
-            update,
-            "generate: the answer said the sources lack it; read again without the yes/no form",
-        )
-        again = reread
-    if again is not None and spent < ctx.max_regenerations:
         retry = ask_streamed(update, "generate", services.chat, ctx, again, "no answer")
         if retry is None:
             return None
@@ -168,24 +155,13 @@ def _write(
     return answer, problem
 
 
-def _worth_rereading(state: State, answer: str) -> bool:
-    """Whether an answer saying the sources lack it deserves a second reading.
-
-    Only when the relevance judge found a likely source ("correct") and the question asks no
-    yes or no: the yes/no form makes the small model open "No, the sources do not say" there.
-    """
-    question = state.get("standalone") or ""
-    likely = state.get("relevance") == "correct" and state.get("graded")
-    return bool(likely) and not asks_yes_no(question) and says_sources_lack(answer)
-
-
 def _clean(text: str, state: State) -> str:
     """Echoed source markup as [n], and no 'Yes,' before an answer to a question asking none."""
     return without_stray_yes_no(tidy(text), state.get("standalone") or "")
 
 
 def _prompt(
-    state: State, ctx: Context, mode: GenerationMode, language: Language, update: Update, form: str
+    state: State, ctx: Context, mode: GenerationMode, language: Language, update: Update
 ) -> tuple[list[Document], list[BaseMessage]]:
     """Return the documents shown and the messages for this mode (sources first)."""
     question = state.get("standalone") or ""
@@ -200,25 +176,25 @@ def _prompt(
         docs = fuse_branches(hops, docs, ctx.k)
         update["documents"] = [RESET, *docs]
         task = prompts.HOPS_TASK.format(
-            steps=describe_hops(hops), question=question, if_missing=if_missing, form=form
+            steps=describe_hops(hops), question=question, if_missing=if_missing
         )
     elif mode == "synthesis":  # the parts steered the searches; answered as from one search
         docs = fuse_branches(state.get("sub_searches") or [], docs, ctx.k)
         update["documents"] = [RESET, *docs]
-        task = _from_sources(state, question, if_missing, form)
+        task = _from_sources(state, question, if_missing)
     else:
-        task = _from_sources(state, question, if_missing, form)
+        task = _from_sources(state, question, if_missing)
     return docs, reading_messages(docs, f"{task}\n{cue}")
 
 
-def _from_sources(state: State, question: str, if_missing: str, form: str) -> str:
+def _from_sources(state: State, question: str, if_missing: str) -> str:
     """Return the task of an answer from sources, or of its rewrite after a failed fact check."""
     check = state.get("check")
     if check is None or check["grounded"]:
-        return prompts.RAG_TASK.format(question=question, if_missing=if_missing, form=form)
+        return prompts.RAG_TASK.format(question=question, if_missing=if_missing)
     feedback = str(check["feedback"] or "it made claims the sources do not support")
     return prompts.REGENERATE_TASK.format(
-        feedback=feedback, question=question, if_missing=if_missing, form=form
+        feedback=feedback, question=question, if_missing=if_missing
     )
 
 

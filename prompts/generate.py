@@ -6,16 +6,9 @@ NO_ANSWER = "NO_ANSWER"
 IF_MISSING = "If the sources do not contain the answer, say that the sources do not say."
 """The missing-answer line of every task that answers from sources."""
 
-YES_NO_FIRST = "Answer in two or three sentences; if the question asks yes or no, begin with that yes or no (in the answer's language)."
-"""The answer's form in every task that answers from sources."""
-
-PLAIN_FORM = "Answer in two or three sentences."
-"""The form of a second reading, after a first answer to a question asking no yes or no said
-the sources lack it although the relevance judge found a likely source (why: docs/decisions.md)."""
-
 RAG_TASK = """Task: answer the question using only the sources above.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
-{form}
+Answer in two or three sentences; if the question asks yes or no, begin with that yes or no (in the answer's language).
 {if_missing}
 Question: {question}"""
 
@@ -30,7 +23,7 @@ HOPS_TASK = """Task: the question was searched step by step; each step noted the
 {steps}
 Answer the original question from the sources above, using the facts found.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
-{form}
+Answer in two or three sentences; if the question asks yes or no, begin with that yes or no (in the answer's language).
 {if_missing}
 Original question: {question}"""
 

@@ -135,35 +135,6 @@ def test_the_answer_is_asked_to_say_when_the_sources_do_not_say(make_harness: An
     assert generate_prompts.IF_MISSING in rag and "NO_ANSWER" not in rag
 
 
-def test_an_answer_saying_the_sources_lack_it_is_read_again_without_the_yes_no_form(
-    make_harness: Any,
-) -> None:
-    h = make_harness(rag=sequence("No, the sources do not say.", "The fee is 10 percent [1]."))
-    out = h.ask("How big is the Zephyr X2 kettle?")
-    first, second = [user for role, user in h.model.calls if role == "rag"]
-    assert generate_prompts.YES_NO_FIRST in first and generate_prompts.YES_NO_FIRST not in second
-    assert generate_prompts.PLAIN_FORM in second and generate_prompts.IF_MISSING in second
-    assert out["answer"].startswith("The fee is 10 percent") and out["answerable"] is True
-    assert out["diagnostics"]["regenerations"] == 1
-    assert any("read again" in n for n in out["diagnostics"]["notes"])
-
-
-def test_a_yes_no_question_or_an_unlikely_source_gets_no_second_reading(
-    make_harness: Any,
-) -> None:
-    yes_no = make_harness(rag="The sources do not say.")
-    yes_no.ask("Is the Zephyr X2 kettle big?")
-    assert yes_no.model.roles()["rag"] == 1
-    unlikely = make_harness(
-        rag="The sources do not say.", relevance=ScriptedJudge([0.5], [0.5])
-    )  # kept (p >= 0.3) but not "correct" (p < 0.7)
-    unlikely.ask("How big is the Zephyr X2 kettle?")
-    assert unlikely.model.roles()["rag"] == 1
-    spent = make_harness(rag="The sources do not say.")
-    spent.ask("How big is the Zephyr X2 kettle?", max_regenerations=0)
-    assert spent.model.roles()["rag"] == 1
-
-
 def test_an_answer_that_only_says_the_sources_lack_it_is_a_typed_decline(
     make_harness: Any,
 ) -> None:
