@@ -29,14 +29,34 @@ from langgraph.runtime import Runtime
 
 
 def fuse_branches(
-    branches: Sequence[SubSearch | Hop], docs: list[Document], limit: int
+    branches: Sequence[SubSearch | Hop], docs: list[Document], limit: int, whole: str = ""
 ) -> list[Document]:
-    """Order the searches' (or hops') documents by reciprocal rank fusion; keep the best `limit`."""
+    """Keep the whole question's search, then add the other searches' best documents.
+
+    The search for the whole question (the branch whose question or query is `whole`) keeps its
+    `limit` documents, as a single search would read them; the other branches' documents it did
+    not find follow, ordered by reciprocal rank fusion, at most `limit` more. Without a
+    whole-question branch every branch is fused alike and the best `limit` are kept.
+    """
     by_key = {doc_key(doc): doc for doc in docs}
-    rankings = [[by_key[key] for key in b["source_keys"] if key in by_key] for b in branches]
-    fused = fuse_documents(rankings, len(docs))
-    ranked = {doc_key(doc) for doc in fused}
-    return merge_by_document([*fused, *(doc for doc in docs if doc_key(doc) not in ranked)])[:limit]
+    target = whole.strip().casefold()
+    first = [b for b in branches if target and _asked(b).strip().casefold() == target][:1]
+    rest = [b for b in branches if b not in first]
+    kept = [by_key[key] for b in first for key in b["source_keys"] if key in by_key][:limit]
+    seen = {doc_key(doc) for doc in kept}
+    rankings = [
+        [by_key[key] for key in b["source_keys"] if key in by_key and key not in seen] for b in rest
+    ]
+    added = fuse_documents([r for r in rankings if r], len(docs)) if any(rankings) else []
+    ranked = seen | {doc_key(doc) for doc in added}
+    unranked = [doc for doc in docs if doc_key(doc) not in ranked]
+    cap = 2 * limit if kept else limit
+    return merge_by_document([*kept, *[*added, *unranked][: cap - len(kept)]])
+
+
+def _asked(branch: SubSearch | Hop) -> str:
+    """Return what a branch searched for: a part's question or a hop's query."""
+    return str(branch.get("question") or branch.get("query") or "")
 
 
 def choose_mode(state: State) -> GenerationMode:
@@ -173,13 +193,13 @@ def _prompt(
     if_missing = prompts.IF_MISSING
     if mode == "synthesis" and state.get("hops"):
         hops = state.get("hops") or []
-        docs = fuse_branches(hops, docs, ctx.k)
+        docs = fuse_branches(hops, docs, ctx.k, question)
         update["documents"] = [RESET, *docs]
         task = prompts.HOPS_TASK.format(
             steps=describe_hops(hops), question=question, if_missing=if_missing
         )
     elif mode == "synthesis":  # the parts steered the searches; answered as from one search
-        docs = fuse_branches(state.get("sub_searches") or [], docs, ctx.k)
+        docs = fuse_branches(state.get("sub_searches") or [], docs, ctx.k, question)
         update["documents"] = [RESET, *docs]
         task = _from_sources(state, question, if_missing)
     else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adaptive_rag.core.documents import doc_key
 from adaptive_rag.nodes.generate import fuse_branches, tidy
-from adaptive_rag.schema.values import SubSearch
+from adaptive_rag.schema.values import Hop, SubSearch
 from langchain_core.documents import Document
 
 
@@ -30,6 +30,46 @@ def test_the_cap_keeps_the_best_and_unranked_documents_come_last() -> None:
     branches = [branch(0, ["a1", "a2"]), branch(1, ["b1", "b2"])]
     assert [d.page_content for d in fuse_branches(branches, docs, limit=2)] == ["a1", "b1"]
     assert fuse_branches(branches, docs, limit=10)[-1].page_content == "x"
+
+
+def test_the_whole_question_keeps_its_search_and_the_parts_add_up_to_as_many_more() -> None:
+    docs = [doc(n) for n in ["w1", "w2", "w3", "w4", "w5", "a1", "b1", "a2", "b2", "a3"]]
+    branches = [
+        branch(0, ["a1", "w1", "a2", "a3"]),
+        branch(1, ["b1", "b2", "w2"]),
+        SubSearch(
+            index=2,
+            question="Compare A and B?",
+            source_keys=[doc_key(doc(n)) for n in ["w1", "w2", "w3", "w4", "w5"]],
+        ),
+    ]
+    fused = [d.page_content for d in fuse_branches(branches, docs, 4, " compare a and b? ")]
+    assert fused[:4] == ["w1", "w2", "w3", "w4"]  # as a single search would read them
+    assert fused[4:] == ["a1", "b1", "a2", "b2"]  # the parts' best, at most 4 more
+
+
+def test_a_later_hop_cannot_push_out_the_first_hops_documents() -> None:
+    first = Hop(
+        index=0,
+        query="Where was the inventor of X born?",
+        finding="",
+        done=False,
+        source_keys=[doc_key(doc(n)) for n in ["q1", "q2", "q3", "q4"]],
+        bridges=[],
+        links=[],
+    )
+    second = Hop(
+        index=1,
+        query="Ada Brook birthplace",
+        finding="",
+        done=True,
+        source_keys=[doc_key(doc(n)) for n in ["h1", "q1", "h2"]],
+        bridges=[],
+        links=[],
+    )
+    docs = [doc(n) for n in ["q1", "q2", "q3", "q4", "h1", "h2"]]
+    fused = fuse_branches([first, second], docs, 4, "Where was the inventor of X born?")
+    assert [d.page_content for d in fused] == ["q1", "q2", "q3", "q4", "h1", "h2"]
 
 
 def test_echoed_source_markup_becomes_a_citation() -> None:
