@@ -12,9 +12,11 @@ import re
 from adaptive_rag.core.sentences import split
 
 _LACK = re.compile(
-    r"\b(?:sources?|documents?|context|passages?|texts?|information|they)\b[^.]*?"
+    r"\b(?:sources?|documents?|context|passages?|texts?|information)\b[^.]*?"
     r"\b(?:do|does|did)\s*(?:not|n't)\s+(?:say|state|mention|specify|contain|provide|include"
     r"|give|indicate|explain|address|discuss|cover|offer|list|describe|tell|support)\b"
+    r"|\bthey\s+(?:do|does|did)\s*(?:not|n't)\s+(?:say|state|mention|specify|indicate|explain"
+    r"|address|discuss|describe|tell)\b"
     r"|\b(?:is|are|was|were)\s+not\s+(?:mentioned|stated|specified|given|provided|included"
     r"|found|listed|described|discussed)\s+in\s+(?:the|any\s+of\s+the)\s+"
     r"(?:provided\s+|given\s+)?(?:sources?|documents?|context|passages?|texts?)\b"

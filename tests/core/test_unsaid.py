@@ -33,6 +33,8 @@ def test_a_reply_that_only_says_the_sources_lack_it(answer: str) -> None:
         "Restocking fee is not specified.",  # says nothing about the sources
         "Heron hub 的保修期是两年[1]。",
         "是的，资料没有提到其他型号。",
+        "They do not offer refunds after 45 days.",  # "they" are not the sources here
+        "They do not include batteries.",
     ],
 )
 def test_an_answer_with_more_to_it_is_not(answer: str) -> None:
