@@ -10,6 +10,8 @@ whose finding is dropped is not done.
 
 from __future__ import annotations
 
+import re
+
 from adaptive_rag.core.bridges import MOST, candidates, named, written
 from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.entities import entities_of, key
@@ -48,6 +50,32 @@ class Step(BaseModel):
 
 ON_FAILURE = "searching on by the names in its sources"
 """What a hop does when the model's reply fails or cannot be read."""
+
+
+def echoes(text: str) -> bool:
+    """Whether a reply field only repeats a field's description from the reply format.
+
+    The small model sometimes copies the format's wording as its finding or query; searching
+    for that, or carrying it as a fact, would lead the hops nowhere.
+    """
+    words = re.findall(r"\w+", text.casefold())
+    if len(words) < 4:
+        return False
+    for description in prompts.FIELDS.values():
+        known = set(re.findall(r"\w+", description.casefold()))
+        if sum(word in known for word in words) >= 0.8 * len(words):
+            return True
+    return False
+
+
+def without_echoes(update: Update, name: str, step: Step) -> Step:
+    """Blank the fields that repeat the reply format, noting each."""
+    for field in prompts.FIELDS:
+        value = str(getattr(step, field))
+        if echoes(value):
+            note(update, f"{name}: the reply's {field} repeats the reply format, ignored")
+            setattr(step, field, "")
+    return step
 
 
 def facts_so_far(hops: list[Hop]) -> str:
@@ -93,6 +121,7 @@ def read(
     task = prompts.TASK.format(query=query, facts=facts_so_far(hops), question=question)
     messages = reading_messages(docs, task)
     step = ask_json(update, name, services.fast, ctx, messages, Step, ON_FAILURE) or Step()
+    step = without_echoes(update, name, step)
     texts = source_texts(docs)
     earlier = [h["finding"] for h in hops] + [b for h in hops for b in h["bridges"]]
     step.finding = step.finding.strip()

@@ -13,6 +13,8 @@ from adaptive_rag.core.entities import key
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.nodes.hop import echoes
+from adaptive_rag.prompts.hop import FIELDS
 from fake_sources import HashEmbeddings, KeywordRetriever, bridge_docs
 
 BRIDGE = Path(__file__).resolve().parents[1] / "data" / "bridge"
@@ -55,6 +57,7 @@ USELESS = {
     "nothing": lambda q: reply(),
     "unreadable": lambda q: "I am not sure.",
     "the question again": lambda q: reply(next_query=q["question"]),
+    "the reply format echoed": lambda q: reply(FIELDS["finding"], next_query=FIELDS["next_query"]),
     "a finding naming the bridge": lambda q: reply(
         f"{q['bridge_entity']} made {q['question_entity']}", next_query=q["question"]
     ),
@@ -77,6 +80,25 @@ def test_the_second_hop_reaches_the_bridge_document_without_a_useful_query(
     if model == "a finding naming the bridge":  # the model's pick, alone
         assert [bridge.startswith(key(b)) for b in hops[0]["bridges"]] == [True]
     assert hops[1]["query"] == ", ".join(hops[0]["bridges"])
+
+
+@pytest.mark.parametrize("field", list(FIELDS))
+def test_a_field_that_repeats_the_reply_format_is_an_echo(field: str) -> None:
+    assert echoes(FIELDS[field])
+    assert echoes(FIELDS[field].split("(")[0])  # cut short, as the model sometimes does
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "Ada Brook invented the Zephyr kettle",
+        "Where was Ada Brook born?",
+        "艾达·布鲁克发明了西风水壶",
+    ],
+)
+def test_a_real_finding_or_query_is_not_an_echo(text: str) -> None:
+    assert not echoes(text)
 
 
 def test_the_bridge_seeds_the_walk_even_when_the_model_writes_its_own_query(
