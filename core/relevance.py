@@ -14,6 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from adaptive_rag.core.entities import entities_of
 from adaptive_rag.core.fitted import Logistic, load_judge
 from adaptive_rag.core.language import language_of
 from adaptive_rag.core.terms import found_in, terms_of
@@ -43,6 +44,8 @@ FEATURES = (
 JUDGE = "relevance"
 KEYWORD_JUDGE = "relevance_keyword"
 """The judge fitted without the vector features, for a knowledge base of another embedding."""
+BRIDGE_FLOOR = 0.05
+"""The least probability at which a doubted source is kept as a bridge (`bridge`)."""
 
 
 def _share(part: int, whole: int) -> float:
@@ -129,3 +132,30 @@ def relevance_judge(embedding_model: str, signals: SearchedBy) -> tuple[Logistic
     keyword_only = load_judge(KEYWORD_JUDGE)
     why = why or "the sources carry no vector search scores"
     return keyword_only, f"{why}; judged without vector scores" if keyword_only else why
+
+
+def bridge(
+    question: str, texts: Sequence[str], scores: Sequence[float], keep: float, trusted: float
+) -> tuple[int, int, str] | None:
+    """Return (doubted, trusted, name): the one doubted source to keep as a multi-hop bridge.
+
+    A bridge question's second source seldom holds the question's words ("where was the
+    inventor of X born?": the birthplace's source names the inventor, not X), so the judge
+    doubts it; what ties it to the answer is a name that a source the judge trusts holds and
+    the question does not. Among the sources below `keep` but from BRIDGE_FLOOR up that share
+    such a name with one from `trusted` up, the likeliest is returned with that source's
+    position and the longest name they share; None when there is none.
+    """
+    asked = set(entities_of(question))
+    names = [set(entities_of(text)) for text in texts]
+    sure = [i for i, p in enumerate(scores) if p >= trusted]
+    best: tuple[float, int, int, str] | None = None
+    for i, p in enumerate(scores):
+        if p >= keep or p < BRIDGE_FLOOR or (best and p <= best[0]):
+            continue
+        for j in sure:
+            shared = (names[i] & names[j]) - asked
+            if shared:
+                best = (p, i, j, max(sorted(shared), key=len))
+                break
+    return best[1:] if best else None

@@ -21,6 +21,7 @@ from adaptive_rag.core.relevance import (
     JUDGE,
     KEYWORD_JUDGE,
     VECTOR_FEATURES,
+    bridge,
     source_features,
 )
 from adaptive_rag.evaluation.data import read_jsonl
@@ -222,10 +223,58 @@ def time_per_question(rows: list[dict[str, Any]], judge: Logistic, sample: int =
     return round(statistics.median(spent), 2)
 
 
+def bridged(rows: list[dict[str, Any]], p: Matrix, index: Matrix, judge: Logistic) -> Matrix:
+    """Return which sources grade_documents keeps: those at the threshold, and each bridge."""
+    at_least, trusted = judge.thresholds["keep"], judge.thresholds["correct"]
+    keep = p >= at_least
+    for i, row in enumerate(rows):
+        at = np.flatnonzero(index == i)
+        texts = [s["text"] for s in row["sources"]]
+        link = bridge(row["question"], texts, p[at].tolist(), at_least, trusted)
+        if link:
+            keep[at[link[0]]] = True
+    return keep
+
+
+def share(flags: Matrix) -> float | None:
+    """Return the share of true flags, rounded, or None with no flag."""
+    return round(float(flags.mean()), 3) if flags.size else None
+
+
+def every_gold(rows: list[dict[str, Any]], keep: Matrix, y: Matrix, index: Matrix) -> str:
+    """Return 'kept / questions' over the questions of two or more gold documents, all found."""
+    found = kept = 0
+    for i, row in enumerate(rows):
+        gold = set(row["gold_doc_ids"])
+        if len(gold) < 2 or {s["doc_id"] for s in row["sources"] if s["gold"]} != gold:
+            continue
+        at = index == i
+        found += 1
+        kept += bool(keep[at][y[at] == 1].all())
+    return f"{kept} / {found}"
+
+
 def judge_on(paths: list[Path], depth: int, judge: Logistic) -> list[dict[str, Any]]:
-    """Score a shipped judge on sets it was not fitted on, at its own keep threshold."""
+    """Score a shipped judge on sets it was not fitted on, at its own keep threshold.
+
+    Beside the threshold alone, what grade_documents keeps (bridges included), and on how many
+    questions of several gold documents, all found by search, every one of them is kept.
+    """
     rows = labelled(paths, depth, set())
-    x, y, _, sets, _ = matrix(rows)
+    x, y, _, sets, index = matrix(rows)
     columns = [FEATURES.index(f) for f in judge.features]
     p = predict(judge, x[:, columns])
-    return keep_table(p, y, judge.thresholds["keep"], sets, lambda k: k)
+    keep = bridged(rows, p, index, judge)
+    table = keep_table(p, y, judge.thresholds["keep"], sets, lambda k: k)
+    for line in table:
+        mask = sets == line["set"]
+        gold, other = y[mask] == 1, y[mask] == 0
+        in_set = [r for r in rows if r["dataset"] == line["set"]]
+        local = np.searchsorted(sorted(set(index[mask].tolist())), index[mask])
+        line["every_gold_kept"] = every_gold(
+            in_set, (p[mask] >= judge.thresholds["keep"]), y[mask], local
+        )
+        line["with_bridges_gold_kept"] = share(keep[mask][gold])
+        line["with_bridges_other_rejected"] = share(~keep[mask][other])
+        line["with_bridges_every_gold_kept"] = every_gold(in_set, keep[mask], y[mask], local)
+    return table

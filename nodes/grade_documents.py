@@ -8,7 +8,7 @@ incorrect. Web results are not judged (they carry no search signals) and are kep
 from __future__ import annotations
 
 from adaptive_rag.core.fitted import Judge
-from adaptive_rag.core.relevance import searched_by, source_features
+from adaptive_rag.core.relevance import bridge, searched_by, source_features
 from adaptive_rag.nodes.calling import judged, note
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of
@@ -68,12 +68,19 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     relevance = crag_verdict(
         max(scores), judge.thresholds.get("correct", 0.5), judge.thresholds.get("incorrect", 0.0)
     )
-    kept = [(s, d) for s, d in zip(scores, searched, strict=True) if s >= keep_at]
+    keeps = [s >= keep_at for s in scores]
+    detail = f"kept {sum(keeps)} of {len(searched)} sources at p >= {keep_at:.2f}"
+    texts = [d.page_content for d in searched]
+    link = bridge(question, texts, scores, keep_at, judge.thresholds.get("correct", 0.5))
+    if link:
+        doubted, trusted, name = link
+        keeps[doubted] = True
+        detail += f", and [{doubted + 1}] as a bridge: it shares '{name}' with [{trusted + 1}]"
+    kept = [(s, d) for s, d, k in zip(scores, searched, keeps, strict=True) if k]
     update["relevance"] = relevance
     update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order: prefixes reused
     update["doc_scores"] = [1.0] * len(web) + [s for s, _ in kept]
-    update["rejected"] = [d for s, d in zip(scores, searched, strict=True) if s < keep_at]
-    detail = f"kept {len(kept)} of {len(searched)} sources at p >= {keep_at:.2f}"
+    update["rejected"] = [d for d, k in zip(searched, keeps, strict=True) if not k]
     judged(update, "grade_documents", "fitted", max(scores), relevance, detail)
     runtime.stream_writer(
         {"step": "grade_documents", "relevance": relevance, "scores": [round(s, 3) for s in scores]}

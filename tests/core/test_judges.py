@@ -16,6 +16,7 @@ from adaptive_rag.core.relevance import (
     JUDGE,
     KEYWORD_JUDGE,
     VECTOR_FEATURES,
+    bridge,
     relevance_judge,
     searched_by,
     source_features,
@@ -64,6 +65,32 @@ def test_another_embedding_model_falls_back_to_the_keyword_judge_and_says_why() 
     assert "fitted for embedding_model" in why and "without vector scores" in why
     none, why = relevance_judge(full.fitted_for["embedding_model"], (False, False))
     assert none is None and "no search signals" in why
+
+
+INVENTOR = "The Halden kettle was invented by Ada Brook, an engineer, in 1921."
+BIRTH = "Ada Brook was born in Marrowby, a mill town on the river Esk."
+OTHER = "Tom Reed, another engineer, was born in Kessel and built mills."
+ASK = "In which town was the inventor of the Halden kettle born?"
+
+
+def test_a_doubted_source_sharing_a_trusted_sources_name_is_the_bridge() -> None:
+    texts = [INVENTOR, OTHER, BIRTH]
+    assert bridge(ASK, texts, [0.9, 0.12, 0.08], keep=0.16, trusted=0.48) == (2, 0, "ada brook")
+    # the likeliest of several bridges; one the judge keeps anyway is no bridge
+    assert bridge(ASK, [INVENTOR, BIRTH, BIRTH], [0.9, 0.06, 0.1], 0.16, 0.48) == (
+        2,
+        0,
+        "ada brook",
+    )
+    assert bridge(ASK, texts, [0.9, 0.12, 0.5], keep=0.16, trusted=0.48) is None
+    # no trusted source, a bridge below the floor, or a name the question already holds: none
+    assert bridge(ASK, texts, [0.3, 0.12, 0.08], keep=0.16, trusted=0.48) is None
+    assert bridge(ASK, texts, [0.9, 0.12, 0.01], keep=0.16, trusted=0.48) is None
+    halden = "The Halden kettle is sold in Marrowby."
+    assert bridge(ASK, [INVENTOR, halden], [0.9, 0.1], keep=0.16, trusted=0.48) is None
+    zh = ["云栖塔由林远舟设计。", "林远舟出生于青石镇。", "白鹭桥建于1921年。"]
+    got = bridge("云栖塔的设计者出生在哪里？", zh, [0.9, 0.1, 0.1], keep=0.16, trusted=0.48)
+    assert got == (1, 0, "林远舟")
 
 
 def test_which_channels_a_search_carries() -> None:

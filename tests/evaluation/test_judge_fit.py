@@ -149,3 +149,42 @@ def test_the_decline_is_fitted_on_run_records_at_three_percent_false_declines(
     assert "support" not in free.features and free.fitted_for == {}
     with pytest.raises(ValueError, match="answerable and unanswerable"):
         fit_answerable(runs[:1], "local:test", excluded={f"alpha:{i}" for i in range(200)})
+
+
+def test_the_shipped_judge_is_scored_with_the_bridges_grade_documents_keeps(tmp_path: Path) -> None:
+    from adaptive_rag.core.fitted import Logistic
+    from adaptive_rag.core.relevance import FEATURES
+    from adaptive_rag.evaluation.relevance_fit import judge_on
+
+    def source(doc: str, text: str, rank: int, gold: bool) -> dict[str, object]:
+        return {"doc_id": doc, "text": text, "gold": gold, "rank": rank, "keyword_rank": rank}
+
+    row = {
+        "dataset": "bridges",
+        "id": "1",
+        "question": "Where was the inventor of the Halden kettle born?",
+        "impossible": False,
+        "kind": "bridge",
+        "gold_doc_ids": ["a", "b"],
+        "sources": [
+            source("a", "The Halden kettle was invented by Ada Brook.", 1, True),
+            source("x", "Tom Reed was born in Kessel.", 2, False),
+            source("b", "Ada Brook was born in Marrowby.", 3, True),
+        ],
+    }
+    (tmp_path / "bridges.chunks.jsonl").write_text(json.dumps(row) + "\n")
+    # a judge of the fused rank alone: p = 0.95, 0.5, 0.27 down the list
+    coef = [6.0 if f == "fused_reciprocal_rank" else 0.0 for f in FEATURES]
+    judge = Logistic(
+        name="rank",
+        features=FEATURES,
+        coef=tuple(coef),
+        intercept=-3.0,
+        mean=tuple([0.0] * len(FEATURES)),
+        scale=tuple([1.0] * len(FEATURES)),
+        thresholds={"keep": 0.55, "correct": 0.8, "incorrect": 0.1},
+    )
+    (line,) = judge_on([tmp_path / "bridges.chunks.jsonl"], 4, judge)
+    assert line["gold_kept"] == 0.5 and line["every_gold_kept"] == "0 / 1"
+    assert line["with_bridges_gold_kept"] == 1.0 and line["with_bridges_every_gold_kept"] == "1 / 1"
+    assert line["other_rejected"] == 1.0 and line["with_bridges_other_rejected"] == 1.0

@@ -1,0 +1,52 @@
+"""Grade documents: the fitted judge keeps the likely sources, and a bridge beside them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adaptive_rag import Context, Services
+from adaptive_rag.nodes.grade_documents import grade_documents
+from fakes import ScriptedJudge
+from langchain_core.documents import Document
+from langgraph.runtime import Runtime
+
+QUESTION = "In which town was the inventor of the Halden kettle born?"
+INVENTOR = "The Halden kettle was invented by Ada Brook, an engineer, in 1921."
+BIRTH = "Ada Brook was born in Marrowby, a mill town on the river Esk."
+OTHER = "Tom Reed, another engineer, was born in Kessel, a town of mills."
+THRESHOLDS = {"keep": 0.3, "correct": 0.7, "incorrect": 0.3}
+
+
+def grade(texts: list[str], scores: list[float]) -> dict[str, Any]:
+    docs = [
+        Document(page_content=text, metadata={"id": str(i), "rank": i + 1, "keyword_rank": i + 1})
+        for i, text in enumerate(texts)
+    ]
+    judge = ScriptedJudge(scores, thresholds=THRESHOLDS)
+    state: Any = {"standalone": QUESTION, "documents": docs}
+    runtime = Runtime(context=Context())
+    return dict(grade_documents(state, runtime, Services(no_web=True, relevance=judge)))
+
+
+def kept(update: dict[str, Any]) -> list[str]:
+    return [d.page_content for d in update["documents"][1:]]  # after the RESET mark
+
+
+def test_a_doubted_source_naming_a_trusted_sources_person_is_kept_as_the_bridge() -> None:
+    update = grade([INVENTOR, OTHER, BIRTH], [0.9, 0.2, 0.1])
+    assert kept(update) == [INVENTOR, BIRTH]  # search order kept
+    assert [d.page_content for d in update["rejected"]] == [OTHER]
+    assert update["doc_scores"] == [0.9, 0.1]
+    (judged,) = update["judgments"]
+    assert judged["method"] == "fitted" and judged["verdict"] == "correct"
+    assert judged["detail"] == (
+        "kept 1 of 3 sources at p >= 0.30, and [3] as a bridge: it shares 'ada brook' with [1]"
+    )
+
+
+def test_without_a_trusted_source_or_a_shared_name_nothing_is_kept_back() -> None:
+    unsure = grade([INVENTOR, BIRTH], [0.5, 0.1])  # kept, but not trusted: no bridge from it
+    assert kept(unsure) == [INVENTOR]
+    assert unsure["judgments"][0]["detail"] == "kept 1 of 2 sources at p >= 0.30"
+    unlinked = grade([INVENTOR, OTHER], [0.9, 0.2])
+    assert kept(unlinked) == [INVENTOR]
