@@ -47,7 +47,7 @@ def fuse_branches(
     rankings = [
         [by_key[key] for key in b["source_keys"] if key in by_key and key not in seen] for b in rest
     ]
-    added = fuse_documents([r for r in rankings if r], len(docs)) if any(rankings) else []
+    added = fuse_documents([r for r in rankings if r], len(docs))
     ranked = seen | {doc_key(doc) for doc in added}
     unranked = [doc for doc in docs if doc_key(doc) not in ranked]
     cap = 2 * limit if kept else limit

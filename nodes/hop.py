@@ -51,6 +51,11 @@ class Step(BaseModel):
 ON_FAILURE = "searching on by the names in its sources"
 """What a hop does when the model's reply fails or cannot be read."""
 
+_FORMAT_WORDS = tuple(
+    frozenset(re.findall(r"\w+", description.casefold())) for description in prompts.FIELDS.values()
+)
+"""The words of each field's description in the reply format."""
+
 
 def echoes(text: str) -> bool:
     """Whether a reply field only repeats a field's description from the reply format.
@@ -61,11 +66,7 @@ def echoes(text: str) -> bool:
     words = re.findall(r"\w+", text.casefold())
     if len(words) < 4:
         return False
-    for description in prompts.FIELDS.values():
-        known = set(re.findall(r"\w+", description.casefold()))
-        if sum(word in known for word in words) >= 0.8 * len(words):
-            return True
-    return False
+    return any(sum(w in known for w in words) >= 0.8 * len(words) for known in _FORMAT_WORDS)
 
 
 def without_echoes(update: Update, name: str, step: Step) -> Step:
