@@ -188,6 +188,7 @@ def run_one(
         "gold_doc_ids": question["gold_doc_ids"],
         "answers": question["answers"],
         "answer": out["answer"],
+        "notices": list(out.get("notices") or []),
         **score(out, question),
         "verified": out["verified"],
         "confidence": out["confidence"],

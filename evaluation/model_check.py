@@ -8,6 +8,7 @@ answers of `eval run` folders and reports how often each flags wrong answers and
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import time
 from pathlib import Path
@@ -16,6 +17,9 @@ from typing import Any
 from adaptive_rag.core.grounding import check
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.scoring import answer_text
+from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
+from adaptive_rag.nodes.self_check import answer_body
+from adaptive_rag.prompts.generate import DIRECT_NOTE, GENERAL_KNOWLEDGE_NOTE, WEB_UNAVAILABLE_NOTE
 from adaptive_rag.prompts.reading import PREAMBLE
 from adaptive_rag.providers.calls import call_model
 from adaptive_rag.providers.replies import parse_json
@@ -74,39 +78,88 @@ def checkable(record: dict[str, Any]) -> bool:
     )
 
 
-def compare_checks(run_dirs: list[Path], out: Path, limit: int) -> dict[str, Any]:
-    """Check the same answers by rules and by the prompted model; rates per answer kind."""
+def _note_pattern(template: str) -> re.Pattern[str]:
+    """Match a note template, its {reason} standing for any text."""
+    return re.compile(re.escape(template).replace(re.escape("{reason}"), ".+"))
+
+
+_NOTES = tuple(
+    _note_pattern(text)
+    for text in (
+        UNVERIFIED_NOTE,
+        *GENERAL_KNOWLEDGE_NOTE.values(),
+        *WEB_UNAVAILABLE_NOTE.values(),
+        *DIRECT_NOTE.values(),
+    )
+)
+"""The notes the graph puts around an answer, for runs recorded before notices were kept."""
+
+
+def notices_of(record: dict[str, Any]) -> list[str]:
+    """Return the notices around a recorded answer: as recorded, or its blocks that are notes."""
+    if "notices" in record:
+        return list(record["notices"])
+    blocks = str(record["answer"]).split("\n\n")
+    return [b for b in blocks if any(p.fullmatch(b.strip()) for p in _NOTES)]
+
+
+def check_one(
+    record: dict[str, Any], prior: dict[str, Any] | None, services: Services
+) -> dict[str, Any]:
+    """Check one recorded answer by rules and by the prompted model, its notices set aside.
+
+    The rules read the answer as self_check does (its citations kept); the prompted check gets
+    the answer's words alone. A prior verdict of the model on the same words is reused.
+    """
+    notices = notices_of(record)
+    shown = answer_text(record["answer"], notices).strip()
+    sources = list(record["sources_read"])
+    started = time.perf_counter()
+    rules = check(answer_body(record["answer"], notices), sources, record["question"])
+    rule_ms = 1000 * (time.perf_counter() - started)
+    if prior and prior.get("checked", answer_text(record["answer"], []).strip()) == shown:
+        flagged, seconds = prior["model_flagged"], prior["model_seconds"]
+    else:
+        verdict, seconds = model_verdict(record["question"], shown, sources, services)
+        flagged = None if verdict is None else not (verdict.grounded and verdict.answers_question)
+    return {
+        "dataset": record["dataset"],
+        "id": record["id"],
+        "right": bool(record["acc"] >= 0.5 and not record["impossible"]),
+        "impossible": bool(record["impossible"]),
+        "checked": shown,
+        "rule_flagged": not rules.grounded,
+        "rule_ms": round(rule_ms, 2),
+        "model_flagged": flagged,
+        "model_seconds": round(seconds, 2),
+    }
+
+
+def compare_checks(
+    run_dirs: list[Path], out: Path, limit: int, services: Services | None = None
+) -> dict[str, Any]:
+    """Check the same answers by rules and by the prompted model; rates per answer kind.
+
+    Rows are appended as answers are checked (a rerun resumes and reuses the model's verdicts),
+    then the file is rewritten with one row per answer.
+    """
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {(r["dataset"], r["id"]): r for r in read_jsonl(out)} if out.exists() else {}
     records = [r for d in run_dirs for r in read_jsonl(d / "results.jsonl") if checkable(r)]
-    services = Services(no_web=True)
+    services = services or Services(no_web=True)
+    checked: dict[tuple[str, str], dict[str, Any]] = {}
     with out.open("a", encoding="utf-8") as sink:
         for record in records[:limit]:
             key = (record["dataset"], record["id"])
-            if key in done:
+            if key in checked:
                 continue
-            answer = answer_text(record["answer"], []).strip()
-            sources = list(record["sources_read"])
-            started = time.perf_counter()
-            rules = check(answer, sources, record["question"])
-            rule_ms = 1000 * (time.perf_counter() - started)
-            verdict, seconds = model_verdict(record["question"], answer, sources, services)
-            row = {
-                "dataset": record["dataset"],
-                "id": record["id"],
-                "right": bool(record["acc"] >= 0.5 and not record["impossible"]),
-                "impossible": bool(record["impossible"]),
-                "rule_flagged": not rules.grounded,
-                "rule_ms": round(rule_ms, 2),
-                "model_flagged": None
-                if verdict is None
-                else not (verdict.grounded and verdict.answers_question),
-                "model_seconds": round(seconds, 2),
-            }
-            done[key] = row
-            sink.write(json.dumps(row) + "\n")
-            sink.flush()
-    return check_rates(list(done.values()))
+            checked[key] = row = check_one(record, done.get(key), services)
+            if row != done.get(key):
+                sink.write(json.dumps(row, ensure_ascii=False) + "\n")
+                sink.flush()
+    with out.open("w", encoding="utf-8") as sink:
+        sink.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in checked.values())
+    return check_rates(list(checked.values()))
 
 
 def check_rates(rows: list[dict[str, Any]]) -> dict[str, Any]:
