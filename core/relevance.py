@@ -146,16 +146,17 @@ def bridge(
     such a name with one from `trusted` up, the likeliest is returned with that source's
     position and the longest name they share; None when there is none.
     """
-    asked = set(entities_of(question))
-    names = [set(entities_of(text)) for text in texts]
     sure = [i for i, p in enumerate(scores) if p >= trusted]
-    best: tuple[float, int, int, str] | None = None
-    for i, p in enumerate(scores):
-        if p >= keep or p < BRIDGE_FLOOR or (best and p <= best[0]):
-            continue
+    doubted = sorted(
+        (i for i, p in enumerate(scores) if BRIDGE_FLOOR <= p < keep), key=lambda i: -scores[i]
+    )
+    if not sure or not doubted:  # names are read only when a bridge is possible
+        return None
+    asked = set(entities_of(question))
+    names = {i: set(entities_of(texts[i])) - asked for i in sure}
+    for i in doubted:  # the likeliest first; ties keep search order
+        held = set(entities_of(texts[i]))
         for j in sure:
-            shared = (names[i] & names[j]) - asked
-            if shared:
-                best = (p, i, j, max(sorted(shared), key=len))
-                break
-    return best[1:] if best else None
+            if shared := held & names[j]:
+                return i, j, max(sorted(shared), key=len)
+    return None

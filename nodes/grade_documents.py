@@ -65,17 +65,16 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         judged(update, "grade_documents", "rule", None, "correct", fallback or "web results only")
         return update
     keep_at = judge.thresholds.get("keep", 0.5)
-    relevance = crag_verdict(
-        max(scores), judge.thresholds.get("correct", 0.5), judge.thresholds.get("incorrect", 0.0)
-    )
+    trusted = judge.thresholds.get("correct", 0.5)
+    relevance = crag_verdict(max(scores), trusted, judge.thresholds.get("incorrect", 0.0))
     keeps = [s >= keep_at for s in scores]
     detail = f"kept {sum(keeps)} of {len(searched)} sources at p >= {keep_at:.2f}"
     texts = [d.page_content for d in searched]
-    link = bridge(question, texts, scores, keep_at, judge.thresholds.get("correct", 0.5))
+    link = bridge(question, texts, scores, keep_at, trusted)
     if link:
-        doubted, trusted, name = link
+        doubted, linked, name = link
         keeps[doubted] = True
-        detail += f", and [{doubted + 1}] as a bridge: it shares '{name}' with [{trusted + 1}]"
+        detail += f", and [{doubted + 1}] as a bridge: it shares '{name}' with [{linked + 1}]"
     kept = [(s, d) for s, d, k in zip(scores, searched, keeps, strict=True) if k]
     update["relevance"] = relevance
     update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order: prefixes reused
