@@ -241,12 +241,16 @@ def share(flags: Matrix) -> float | None:
     return round(float(flags.mean()), 3) if flags.size else None
 
 
-def every_gold(rows: list[dict[str, Any]], keep: Matrix, y: Matrix, index: Matrix) -> str:
-    """Return 'kept / questions' over the questions of two or more gold documents, all found."""
+def every_gold(
+    rows: list[dict[str, Any]], keep: Matrix, y: Matrix, index: Matrix, dataset: str
+) -> str:
+    """Return 'kept / questions' over a set's questions of two or more gold documents, all found."""
     found = kept = 0
     for i, row in enumerate(rows):
         gold = set(row["gold_doc_ids"])
-        if len(gold) < 2 or {s["doc_id"] for s in row["sources"] if s["gold"]} != gold:
+        if row["dataset"] != dataset or len(gold) < 2:
+            continue
+        if {s["doc_id"] for s in row["sources"] if s["gold"]} != gold:
             continue
         at = index == i
         found += 1
@@ -264,17 +268,13 @@ def judge_on(paths: list[Path], depth: int, judge: Logistic) -> list[dict[str, A
     x, y, _, sets, index = matrix(rows)
     columns = [FEATURES.index(f) for f in judge.features]
     p = predict(judge, x[:, columns])
+    at_threshold = p >= judge.thresholds["keep"]
     keep = bridged(rows, p, index, judge)
     table = keep_table(p, y, judge.thresholds["keep"], sets, lambda k: k)
     for line in table:
-        mask = sets == line["set"]
-        gold, other = y[mask] == 1, y[mask] == 0
-        in_set = [r for r in rows if r["dataset"] == line["set"]]
-        local = np.searchsorted(sorted(set(index[mask].tolist())), index[mask])
-        line["every_gold_kept"] = every_gold(
-            in_set, (p[mask] >= judge.thresholds["keep"]), y[mask], local
-        )
-        line["with_bridges_gold_kept"] = share(keep[mask][gold])
-        line["with_bridges_other_rejected"] = share(~keep[mask][other])
-        line["with_bridges_every_gold_kept"] = every_gold(in_set, keep[mask], y[mask], local)
+        name, mask = line["set"], sets == line["set"]
+        line["every_gold_kept"] = every_gold(rows, at_threshold, y, index, name)
+        line["with_bridges_gold_kept"] = share(keep[mask & (y == 1)])
+        line["with_bridges_other_rejected"] = share(~keep[mask & (y == 0)])
+        line["with_bridges_every_gold_kept"] = every_gold(rows, keep, y, index, name)
     return table
