@@ -74,7 +74,10 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     if link:
         doubted, linked, name = link
         keeps[doubted] = True
-        detail += f", and [{doubted + 1}] as a bridge: it shares '{name}' with [{linked + 1}]"
+        detail += (
+            f", and search result {doubted + 1} as a bridge: it shares '{name}'"
+            f" with search result {linked + 1}"
+        )
     kept = [(s, d) for s, d, k in zip(scores, searched, keeps, strict=True) if k]
     update["relevance"] = relevance
     update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order: prefixes reused

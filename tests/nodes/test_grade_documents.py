@@ -40,7 +40,8 @@ def test_a_doubted_source_naming_a_trusted_sources_person_is_kept_as_the_bridge(
     (judged,) = update["judgments"]
     assert judged["method"] == "fitted" and judged["verdict"] == "correct"
     assert judged["detail"] == (
-        "kept 1 of 3 sources at p >= 0.30, and [3] as a bridge: it shares 'ada brook' with [1]"
+        "kept 1 of 3 sources at p >= 0.30, and search result 3 as a bridge: it shares 'ada brook'"
+        " with search result 1"
     )
 
 
