@@ -64,7 +64,7 @@ def access_table(
                 "readable_share": round(_share(kb, readers["tenant"]), 3),
             }
             rows.append(row)
-            print(row, flush=True)  # noqa: T201 - a benchmark prints figures
+            print(row, flush=True)
     return rows
 
 

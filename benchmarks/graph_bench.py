@@ -155,5 +155,5 @@ def fusion_rows(
         row: dict[str, Any] = {"dataset": name, "fusion": label, "questions": len(scores)}
         row.update({m: round(statistics.mean(s[m] for s in scores), 3) for m in scores[0]})
         rows.append(row)
-        print(row, flush=True)  # noqa: T201 - a benchmark prints figures
+        print(row, flush=True)
     return rows

@@ -85,7 +85,7 @@ def recall_table(
                 added = entities_s / (ingest_s - entities_s)
                 row["entities_added_to_ingest"] = f"{100 * added:.1f}%"
                 rows.append(row)
-                print(row, flush=True)  # noqa: T201 - a benchmark prints figures
+                print(row, flush=True)
             if fusions:
                 fused += fusion_rows(kb, dataset.name, questions)
     return rows, fused

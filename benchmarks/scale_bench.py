@@ -138,5 +138,5 @@ def scale_table(sizes: list[int], dim: int = 384, queries: int = 50) -> list[dic
             row.update(_graph_size(kb, Path(kb._bm25_dir)))
             row["max_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
             rows.append(row)
-            print(row, flush=True)  # noqa: T201 - a benchmark prints figures
+            print(row, flush=True)
     return rows
