@@ -1,5 +1,7 @@
 """Sentences that only point at the sources ("This information can be found in source [1].").
 
+Or that hold nothing but their citations ("[1] and [2][3].").
+
 A small model often ends an answer with such a line. It states nothing, so it can be neither
 supported nor refuted, and a reader who follows its citation learns nothing the answer's other
 sentences did not cite already. The grounding repair (core.grounding) drops it and hands its
@@ -48,8 +50,13 @@ _ANSWERS = re.compile(r"\b(?:yes|no|not|never|none)\b|是的|不是|没有|不",
 
 
 def points_only(text: str) -> bool:
-    """Whether a sentence (its citations removed) only says where the answer stands."""
-    if not _POINTED_AT.search(text) or _ANSWERS.search(text):
+    """Whether a sentence (its citations removed) only says where the answer stands.
+
+    A sentence with no content at all ("[1] and [2][3]." is "and.") points only too.
+    """
+    if _ANSWERS.search(text):
         return False
     terms = terms_of(text)
-    return not (terms.names or terms.numbers or terms.quotes) and terms.words <= POINTING_WORDS
+    if terms.names or terms.numbers or terms.quotes:
+        return False
+    return not terms.words or (bool(_POINTED_AT.search(text)) and terms.words <= POINTING_WORDS)

@@ -20,6 +20,8 @@ FAQ = (SAMPLE / "zh/产品常见问题.md").read_text()
         "The answer is stated in the sources.",
         "这个信息可以在中找到。",
         "以上信息来自文档。",
+        "and.",
+        "。",
     ],
 )
 def test_pointing_sentences_are_recognised(sentence: str) -> None:
@@ -37,6 +39,9 @@ def test_pointing_sentences_are_recognised(sentence: str) -> None:
         "文档中没有提到保修期。",
         "The fee is 10 %.",
         "Yes.",
+        "No.",
+        "10 %.",
+        "Kestrel.",
     ],
 )
 def test_sentences_that_say_something_are_kept(sentence: str) -> None:
@@ -89,3 +94,10 @@ def test_a_pointer_in_chinese_is_dropped() -> None:
 def test_a_pointer_that_opens_the_answer_is_left_alone() -> None:
     answer = "As the source [1] says: the fee is 10 % [1]."
     assert check(answer, [RETURNS]).answer == answer
+
+
+def test_a_sentence_of_citations_only_is_dropped() -> None:
+    answer = "Refunds take 10 business days [1]. [1] and [1]."
+    grounding = check(answer, [RETURNS])
+    assert grounding.answer == "Refunds take 10 business days [1]."
+    assert grounding.sentences[1].message == DROPPED
