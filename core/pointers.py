@@ -49,14 +49,20 @@ _ANSWERS = re.compile(r"\b(?:yes|no|not|never|none)\b|是的|不是|没有|不",
 """A yes/no or a negation is an answer, however short: such a sentence is never dropped."""
 
 
+_BARE = re.compile(r"^[\W_]*(?:(?:and|or|also|以及|和|与|及)\b[\W_]*)*$", re.IGNORECASE)
+"""What is left of a sentence of citations only ("[1] and [2][3]." is "and."): no word of its own.
+
+Short answers ("Before [1].", "对[1]。") hold a word, and are kept."""
+
+
 def points_only(text: str) -> bool:
     """Whether a sentence (its citations removed) only says where the answer stands.
 
-    A sentence with no content at all ("[1] and [2][3]." is "and.") points only too.
+    A sentence that held nothing but its citations ("[1] and [2][3].") points only too.
     """
-    if _ANSWERS.search(text):
+    if _BARE.match(text):
+        return True
+    if not _POINTED_AT.search(text) or _ANSWERS.search(text):
         return False
     terms = terms_of(text)
-    if terms.names or terms.numbers or terms.quotes:
-        return False
-    return not terms.words or (bool(_POINTED_AT.search(text)) and terms.words <= POINTING_WORDS)
+    return not (terms.names or terms.numbers or terms.quotes) and terms.words <= POINTING_WORDS

@@ -42,6 +42,10 @@ def test_pointing_sentences_are_recognised(sentence: str) -> None:
         "No.",
         "10 %.",
         "Kestrel.",
+        "Before.",
+        "Same.",
+        "对。",
+        "This is stated in.",
     ],
 )
 def test_sentences_that_say_something_are_kept(sentence: str) -> None:
