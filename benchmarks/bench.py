@@ -44,7 +44,7 @@ def bench_retrieval(
         bool, typer.Option("--recall/--no-recall", help="Measure recall.")
     ] = True,
 ) -> None:
-    """Recall of BM25, vector, hybrid and hybrid + graph; ingestion speed; latency at scale."""
+    """Recall of BM25, vector, hybrid, + graph and + facets; ingestion speed; latency at scale."""
     import retrieval_bench as rb
     import scale_bench as sb
     from adaptive_rag.evaluation.sets import load_eval_set, retrieval_sets

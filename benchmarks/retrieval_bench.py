@@ -1,4 +1,4 @@
-"""Retrieval benchmark: recall of BM25, vector, hybrid and hybrid + graph; ingestion speed.
+"""Retrieval benchmark: recall of BM25, vector, hybrid, + graph, + facets; ingestion speed.
 
 Latency at scale is scale_bench's; the graph's fusion variants are graph_bench's.
 """
@@ -31,13 +31,15 @@ def ranked_doc_ids(retriever: HybridRetriever, question: str) -> list[str]:
     return list(dict.fromkeys(str(d.metadata.get("doc_id")) for d in docs))
 
 
-MODES: list[tuple[str, Literal["keyword", "vector", "hybrid"], bool]] = [
-    ("keyword", "keyword", False),
-    ("vector", "vector", False),
-    ("hybrid", "hybrid", False),
-    ("hybrid + graph", "hybrid", True),
+MODES: list[tuple[str, Literal["keyword", "vector", "hybrid"], bool, bool]] = [
+    ("keyword", "keyword", False, False),
+    ("vector", "vector", False, False),
+    ("hybrid", "hybrid", False, False),
+    ("hybrid + graph", "hybrid", True, False),
+    ("hybrid + graph + facets", "hybrid", True, True),
 ]
-"""Label, search mode and whether the entity graph runs (the last is the default)."""
+"""Label, search mode, whether the entity graph runs and whether a question's named values are
+searched within (knowledge.facets); the last row is the default."""
 
 
 def recall_table(
@@ -62,8 +64,10 @@ def recall_table(
             random.Random(seed).shuffle(questions)
             questions = questions[:limit] if limit else questions
             baseline: list[float] = []
-            for label, mode, graph in MODES:
-                retriever = HybridRetriever(kb=kb, k=30, fetch_k=30, mode=mode, graph=graph)
+            for label, mode, graph, facets in MODES:
+                retriever = HybridRetriever(
+                    kb=kb, k=30, fetch_k=30, mode=mode, graph=graph, facets=facets
+                )
                 per_q, latencies = [], []
                 for q in questions:
                     t0 = time.perf_counter()

@@ -18,15 +18,16 @@ def print_footer(out: dict[str, Any], seconds: float, all_sources: bool = False)
     sources = out.get("sources") or []
     shown = [s for s in sources if s["cited"] or all_sources]
     links = {
-        (link["title"], link["source"]): link["entities"]
+        (link["title"], link["source"]): link
         for link in (out.get("diagnostics") or {}).get("links") or []
     }
     if shown:
         typer.echo("\nSources:" if out.get("answerable", True) else "\nDocuments looked at:")
         for src in shown:
             mark = "" if src["cited"] or not out.get("answerable", True) else " (not cited)"
-            linked = links.get((src["title"], src["source"]))
-            mark += f" (linked by {', '.join(linked)})" if linked else ""
+            link = links.get((src["title"], src["source"])) or {}
+            mark += f" (found within {link['within']})" if link.get("within") else ""
+            mark += f" (linked by {', '.join(link['entities'])})" if link.get("entities") else ""
             typer.echo(f"  [{src['id']}] {src['title']} — {src['source']}{mark}")
     hidden = len(sources) - len(shown)
     if hidden:

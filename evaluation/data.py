@@ -29,7 +29,11 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def corpus_to_jsonl(corpus: list[dict[str, Any]], path: Path) -> Path:
-    """Write a corpus as ingestible JSONL (text plus doc_id and title)."""
+    """Write a corpus as ingestible JSONL: text, doc_id, title and the documents' other fields.
+
+    The other fields (a news set's publisher, author and date) are ingested as a user's own
+    records are: the knowledge base reads them as the documents' facets (knowledge.facets).
+    """
     with path.open("w", encoding="utf-8") as out:
         for doc in corpus:
             record = {
@@ -37,5 +41,10 @@ def corpus_to_jsonl(corpus: list[dict[str, Any]], path: Path) -> Path:
                 "doc_id": doc["doc_id"],
                 "title": doc.get("title") or doc["doc_id"],
             }
+            record.update(
+                (key, value)
+                for key, value in doc.items()
+                if key not in record and isinstance(value, str | int | float | bool)
+            )
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
     return path

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from adaptive_rag.knowledge.facets import header
 from langchain_core.documents import Document
 from langchain_text_splitters import MarkdownHeaderTextSplitter, RecursiveCharacterTextSplitter
 
@@ -64,8 +65,12 @@ def chunk_documents(
     return chunks, sections
 
 
-def index_text(chunk: Document) -> str:
-    """Text that embeddings and BM25 see: title and section give a chunk its context."""
+def index_text(chunk: Document, described: bool = True) -> str:
+    """Text that embeddings and BM25 see: title and section give a chunk its context.
+
+    With `described`, so do the document's own fields (publisher, author, date: knowledge.facets).
+    """
     meta = chunk.metadata
     heading = " — ".join(str(x) for x in (meta.get("title"), meta.get("section")) if x)
-    return f"{heading}\n{chunk.page_content}" if heading else chunk.page_content
+    lines = [heading, header(meta) if described else ""]
+    return "\n".join([*(line for line in lines if line), chunk.page_content])

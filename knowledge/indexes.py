@@ -6,6 +6,7 @@ from typing import Any
 
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC
 from adaptive_rag.knowledge.chunking import index_text
+from adaptive_rag.knowledge.facets import FacetIndex
 from adaptive_rag.knowledge.graph import EntityGraph
 from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.knowledge.upgrade import ENTITIES, get_all
@@ -13,7 +14,7 @@ from langchain_core.documents import Document
 
 
 def derive(chunks: Any, revision: str) -> KeywordIndex:
-    """Read every chunk of a collection once and index it: BM25, who may read it, its graph."""
+    """Read every chunk of a collection once and index it: BM25, readers, graph and facets."""
     everything = get_all(chunks, ["documents", "metadatas"])
     ids = list(everything["ids"])
     metas = [meta or {} for meta in everything["metadatas"]]
@@ -23,7 +24,7 @@ def derive(chunks: Any, revision: str) -> KeywordIndex:
     ]
     access = [{key: meta[key] for key in (OWNER, GROUPS) if key in meta} for meta in metas]
     graph = EntityGraph.build([list(meta.get(ENTITIES) or []) for meta in metas])
-    return KeywordIndex.build(ids, texts, revision, access, graph)
+    return KeywordIndex.build(ids, texts, revision, access, graph, FacetIndex.build(metas))
 
 
 def summarise(metadatas: list[Any]) -> list[dict[str, Any]]:

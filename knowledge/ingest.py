@@ -1,4 +1,7 @@
-"""Ingestion: read, chunk, embed and write files into a knowledge base, resumably and in groups."""
+"""Ingestion: read, chunk, embed and write files into a knowledge base, resumably and in groups.
+
+Deleting a file's chunks is here too: both are the knowledge base's writes.
+"""
 
 from __future__ import annotations
 
@@ -51,7 +54,7 @@ class _Prepared:
 
 
 class Ingestion:
-    """The ingest half of KnowledgeBase: everything that writes new files into it."""
+    """The writing half of KnowledgeBase: ingesting files into it and deleting them."""
 
     name: str
     _client: Any
@@ -113,6 +116,17 @@ class Ingestion:
         self._bump()
         return report
 
+    def delete(self, source: str) -> int:
+        """Remove a source's chunks and sections; return how many chunks went."""
+        ids = self._chunks.get(where={"source": source}, include=[])["ids"]
+        if ids:
+            self._chunks.delete(ids=ids)
+            parent_ids = self._parents.get(where={"source": source}, include=[])["ids"]
+            if parent_ids:
+                self._parents.delete(ids=parent_ids)
+            self._bump()
+        return len(ids)
+
     def _prepare(
         self, path: Path, report: IngestReport, hashes: dict[str, str], access: dict[str, Any]
     ) -> _Prepared | None:
@@ -150,7 +164,8 @@ class Ingestion:
         for chunk in chunks:
             chunk.metadata.pop(GROUPS, None)  # who may read is the ingest's to say, not the file's
             chunk.metadata.update(access, file_hash=file_hash, file_chunks=len(chunks))
-            chunk.metadata["entities"] = entities_of(index_text(chunk))  # the graph's (store)
+            # the graph's entities, from the chunk's own words (not its document's fields)
+            chunk.metadata["entities"] = entities_of(index_text(chunk, described=False))
         (report.replaced if existing["ids"] else report.added).append(source)
         return _Prepared(source, file_hash, chunks, sections, old_ids, access, stale_access)
 

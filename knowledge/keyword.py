@@ -16,6 +16,7 @@ import bm25s
 import numpy as np
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
 from adaptive_rag.core.terms_zh import quiet_jieba
+from adaptive_rag.knowledge.facets import FacetIndex
 from adaptive_rag.knowledge.graph import EntityGraph
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -45,7 +46,7 @@ Access = list[dict[str, Any]]
 
 
 class KeywordIndex:
-    """A BM25 index and an entity graph over chunk ids, rebuilt whenever the collection changes."""
+    """BM25, an entity graph and facets over chunk ids, rebuilt whenever the collection changes."""
 
     def __init__(
         self,
@@ -54,12 +55,14 @@ class KeywordIndex:
         fingerprint: str,
         access: Access,
         graph: EntityGraph | None = None,
+        facets: FacetIndex | None = None,
     ) -> None:
         self.ids = ids
         self._retriever = retriever
         self.fingerprint = fingerprint
         self.access = access
         self.graph = graph if graph is not None else EntityGraph.build([[] for _ in ids])
+        self.facets = facets if facets is not None else FacetIndex({}, len(ids))
         self.position = {cid: i for i, cid in enumerate(ids)}
         self._owners = np.array([a.get(OWNER) for a in access], dtype=object)
         self._shared: dict[str, np.ndarray] = {}
@@ -75,12 +78,13 @@ class KeywordIndex:
         fingerprint: str,
         access: Access,
         graph: EntityGraph | None = None,
+        facets: FacetIndex | None = None,
     ) -> KeywordIndex:
-        """Index texts (one per id) with who may read each, and their entity graph."""
+        """Index texts (one per id) with who may read each, their entity graph and facets."""
         retriever = bm25s.BM25()
         if ids:
             retriever.index([tokenize(t) for t in texts], show_progress=False)
-        return cls(ids, retriever, fingerprint, access, graph)
+        return cls(ids, retriever, fingerprint, access, graph, facets)
 
     def readable(self, reader: Reader) -> np.ndarray:
         """Return a 0/1 weight per id: whether the reader may read it (Reader.may_read)."""
@@ -90,13 +94,22 @@ class KeywordIndex:
                 mask = mask | self._shared[group]
         return np.asarray(mask, dtype=np.float32)
 
-    def search(self, query: str, n: int, reader: Reader) -> list[tuple[str, float]]:
-        """Return up to n (id, score) pairs the reader may read, with a positive score."""
+    def search(
+        self, query: str, n: int, reader: Reader, within: np.ndarray | None = None
+    ) -> list[tuple[str, float]]:
+        """Return up to n (id, score) pairs the reader may read, with a positive score.
+
+        `within`: only the chunks at these positions (a named facet value's) are searched.
+        """
         tokens = tokenize(query)
         if not self.ids or not tokens:
             return []
         n = min(n, len(self.ids))
         mask = None if reader.everyone else self.readable(reader)
+        if within is not None:
+            inside = np.zeros(len(self.ids), dtype=np.float32)
+            inside[within] = 1.0
+            mask = inside if mask is None else mask * inside
         results, scores = self._retriever.retrieve(
             [tokens], k=n, show_progress=False, weight_mask=mask
         )
@@ -115,7 +128,14 @@ class KeywordIndex:
             self._retriever.save(str(staging / "bm25"))
         self.graph.save(staging)
         (staging / "meta.json").write_text(
-            json.dumps({"ids": self.ids, "fingerprint": self.fingerprint, "access": self.access})
+            json.dumps(
+                {
+                    "ids": self.ids,
+                    "fingerprint": self.fingerprint,
+                    "access": self.access,
+                    "facets": self.facets.to_json(),
+                }
+            )
         )
         old = folder.with_name(folder.name + ".old")
         shutil.rmtree(old, ignore_errors=True)
@@ -134,6 +154,9 @@ class KeywordIndex:
             graph = EntityGraph.load(folder)
             if graph is None or not len(access) == len(graph) == len(meta["ids"]):
                 return None  # saved before the graph existed, or damaged: rebuilt
-            return cls(list(meta["ids"]), retriever, str(meta["fingerprint"]), access, graph)
-        except (OSError, ValueError, KeyError):
+            facets = FacetIndex.from_json(meta["facets"])  # saved before facets: rebuilt
+            return cls(
+                list(meta["ids"]), retriever, str(meta["fingerprint"]), access, graph, facets
+            )
+        except (OSError, ValueError, KeyError, TypeError):
             return None

@@ -6,10 +6,15 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from langchain_core.documents import Document
 
 SUPPORTED = (".txt", ".md", ".markdown", ".html", ".htm", ".pdf", ".jsonl")
+OWN_KEYS = frozenset(
+    "source section position parent_id id line file_hash file_chunks entities owner groups".split()
+)
+"""Chunk metadata the knowledge base writes itself: a JSONL field so named is kept as doc_<name>."""
 
 
 class LoadError(ValueError):
@@ -108,11 +113,11 @@ def _load_jsonl(path: Path) -> list[Document]:
             raise LoadError(f"{path}:{number}: not JSON ({exc.msg})") from exc
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
             raise LoadError(f"{path}:{number}: each line needs a string field 'text'")
-        meta = {
-            k: v
-            for k, v in record.items()
-            if k != "text" and isinstance(v, str | int | float | bool)
-        }
+        meta: dict[str, Any] = {}
+        for key, value in record.items():
+            if key != "text" and isinstance(value, str | int | float | bool):
+                # a field the knowledge base writes itself (`source`: the file) is kept beside it
+                meta[f"doc_{key}" if key in OWN_KEYS else key] = value
         meta.setdefault("title", str(record.get("title") or f"{path.stem} #{number}"))
         meta["line"] = number
         docs.append(Document(page_content=record["text"], metadata=meta))

@@ -5,6 +5,10 @@ from the top fused hits and the question's entities (and the bridges an earlier 
 its ranking is fused with the other two by the same RRF: how a question reaches the document that
 names what the question does not (the bridge), and how documents that share names with the best
 hits rise among the others.
+
+A question that names values of the documents' own fields ("the article from The Verge",
+"on 2023-11-24": knowledge.facets) is also searched within each value it names, both ways, and
+each such ranking is fused too, so every named publisher or date has its best chunk ranked.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any, Literal
 from adaptive_rag.core.access import Reader
 from adaptive_rag.core.entities import entities_of
 from adaptive_rag.core.secrets import describe
+from adaptive_rag.knowledge.facets import Named
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -37,8 +42,9 @@ def chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 AGREEMENT_DEPTH = 3
-CHANNELS = ("vector", "keyword", "graph")
-"""The search channels; each returned chunk carries its `<channel>_rank` and `<channel>_score`."""
+CHANNELS = ("vector", "keyword", "graph", "facet")
+"""The search channels; each returned chunk carries its `<channel>_rank` and `<channel>_score`
+(`facet`: its best rank within a value the question names)."""
 GRAPH_SEEDS = 2
 """The top fused hits the graph walks from (each weighted 1 / its rank), with the question."""
 
@@ -61,6 +67,8 @@ class HybridRetriever(BaseRetriever):
     """Who is asking: only documents they may read are searched or returned (core.access)."""
     graph: bool = True
     """Walk the entity graph from the top hits and fuse what it links (the `graph` channel)."""
+    facets: bool = True
+    """Also search within each value of the documents' own fields the query names."""
     bridges: tuple[str, ...] = ()
     """Entity keys the walk also starts from: names an earlier hop found in chunks this reader
     read (a multi-step search's bridge), beside the query's own."""
@@ -113,6 +121,21 @@ class HybridRetriever(BaseRetriever):
                     cid: (rank, score) for rank, (cid, score) in enumerate(walked, start=1)
                 }
                 fused = reciprocal_rank_fusion(rankings)
+        within: dict[str, str] = {}
+        if self.facets and fused:
+            try:
+                faceted = self._within_named(query)
+            except Exception as exc:  # an addition too: without it, search as before
+                failures.append(f"search within named values failed ({describe(exc)})")
+            else:
+                hits: dict[str, tuple[int, float]] = {}
+                for value, ranking in faceted:
+                    rankings.append([cid for cid, _ in ranking])
+                    for rank, (cid, score) in enumerate(ranking, start=1):
+                        if cid not in hits or rank < hits[cid][0]:
+                            hits[cid], within[cid] = (rank, score), value.label
+                channel_hits["facet"] = hits
+                fused = reciprocal_rank_fusion(rankings) if faceted else fused
         docs = []
         for doc in self.kb.get([cid for cid, _ in fused[: self.fetch_k * 2]]):
             # both channels filtered already; this check is the one every returned chunk passes
@@ -126,6 +149,7 @@ class HybridRetriever(BaseRetriever):
             doc.metadata["rank"] = fused_rank.get(cid, 0)
             doc.metadata["agreement"] = cid in agreed
             doc.metadata["graph_entities"] = list(linked.get(cid, ()))  # which entities linked it
+            doc.metadata["named_value"] = within.get(cid, "")  # the named value it was found in
             for name in CHANNELS:  # rank 0: this channel did not find it (or did not run)
                 rank, score = channel_hits.get(name, {}).get(cid, (0, 0.0))
                 doc.metadata[f"{name}_rank"] = rank
@@ -139,6 +163,22 @@ class HybridRetriever(BaseRetriever):
             for doc in docs:
                 doc.metadata["degraded"] = "; ".join(failures)
         return self._widen(docs) if self.small_to_big else docs
+
+    def _within_named(self, query: str) -> list[tuple[Named, list[tuple[str, float]]]]:
+        """Search within each value the question names; one fused ranking per value."""
+        rankings = []
+        for value in self.kb.named_values(query):
+            where = value.where()
+            if self.metadata_filter:
+                where = {"$and": [where, chroma_where(self.metadata_filter)]}
+            found = []
+            if self.mode != "keyword":
+                found.append(self.kb.vector_search(query, self.fetch_k, where, self.reader))
+            if self.mode != "vector":
+                found.append(self.kb.keyword_search(query, self.fetch_k, self.reader, value))
+            fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in found])
+            rankings.append((value, fused[: self.fetch_k]))
+        return rankings
 
     def _walk(
         self, query: str, seeds: list[str]

@@ -14,6 +14,7 @@ from adaptive_rag.core.environment import default_collection
 from adaptive_rag.knowledge.answer_cache import AnswerCache
 from adaptive_rag.knowledge.clients import chroma_client
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
+from adaptive_rag.knowledge.facets import Named
 from adaptive_rag.knowledge.graph import Reached
 from adaptive_rag.knowledge.indexes import derive, summarise
 from adaptive_rag.knowledge.ingest import Ingestion
@@ -46,6 +47,8 @@ class KnowledgeBase(Ingestion):
         self.location = where
         self._bm25_dir = bm25 / name
         self._keyword: KeywordIndex | None = None
+        self._asked: tuple[str, list[float]] = ("", [])
+        """The last query embedded: a question's searches within named values reuse it."""
         self._lock = threading.Lock()
         self._chunks = self._collection(name, create=False)
         self._parents = self._collection(f"{name}.parents", create=False)
@@ -148,7 +151,10 @@ class KnowledgeBase(Ingestion):
         size = self.count()
         if size == 0:
             return []
-        vector = self._embeddings.embed_query(query)
+        asked, vector = self._asked
+        if asked != query or not vector:
+            vector = self._embeddings.embed_query(query)
+            self._asked = (query, vector)
         scope = reader.chroma_where()
         if scope is not None and not where:
             found = self._post_filtered(vector, n, size, reader)
@@ -193,10 +199,18 @@ class KnowledgeBase(Ingestion):
         return hits[:n] if len(hits) >= want else None
 
     def keyword_search(
-        self, query: str, n: int, reader: Reader | None = None
+        self, query: str, n: int, reader: Reader | None = None, within: Named | None = None
     ) -> list[tuple[str, float]]:
-        """Return up to n (chunk id, BM25 score) pairs the reader may read, best first."""
-        return self.keyword_index().search(query, n, reader or Reader())
+        """Return up to n (chunk id, BM25 score) pairs the reader may read, best first.
+
+        `within`: only among the chunks holding a named value (knowledge.facets).
+        """
+        positions = within.positions if within is not None else None
+        return self.keyword_index().search(query, n, reader or Reader(), positions)
+
+    def named_values(self, question: str) -> list[Named]:
+        """Return the values of the documents' own fields the question names (knowledge.facets)."""
+        return self.keyword_index().facets.named(question)
 
     def graph_search(
         self, names: Collection[str], seeds: list[tuple[str, float]], n: int, reader: Reader
@@ -258,17 +272,6 @@ class KnowledgeBase(Ingestion):
         return summarise(get_all(self._chunks, ["metadatas"])["metadatas"])
 
     # -- writing --------------------------------------------------------------------------
-
-    def delete(self, source: str) -> int:
-        """Remove a source's chunks and sections; return how many chunks went."""
-        ids = self._chunks.get(where={"source": source}, include=[])["ids"]
-        if ids:
-            self._chunks.delete(ids=ids)
-            parent_ids = self._parents.get(where={"source": source}, include=[])["ids"]
-            if parent_ids:
-                self._parents.delete(ids=parent_ids)
-            self._bump()
-        return len(ids)
 
     def _bump(self, refresh: bool = True, writing: bool = False) -> None:
         """Advance the revision so every process rebuilds its BM25 index once.

@@ -63,7 +63,8 @@ def backfill_entities(chunks: Any) -> None:
     ) as bar:
         batch: list[tuple[str, dict[str, Any]]] = []
         for cid, text, meta in rows:
-            found = entities_of(index_text(Document(page_content=text or "", metadata=meta or {})))
+            chunk = Document(page_content=text or "", metadata=meta or {})
+            found = entities_of(index_text(chunk, described=False))
             batch.append((cid, {ENTITIES: found or None}))  # None removes a stale list
             if len(batch) == PAGE:
                 chunks.update(ids=[c for c, _ in batch], metadatas=[m for _, m in batch])

@@ -43,11 +43,12 @@ def describe_hops(hops: Sequence[Hop]) -> str:
 
 
 def links_of(docs: Sequence[Document], searched: Collection[str] = ()) -> list[Link]:
-    """Return the documents the entity graph ranked, each with the names that linked it.
+    """Return the documents the entity graph or a named value brought in, and what did.
 
     A linking name is one the walk went through that the search started from (`searched`: the
     query's entity keys and a hop's bridges) or that another of the documents holds too; a name
-    of a document's own links it to nothing (as when the walk began there).
+    of a document's own links it to nothing (as when the walk began there). `within` is the
+    named value (knowledge.facets) a document was found in, if any.
     """
     held = [[str(n) for n in (d.metadata or {}).get("graph_entities") or []] for d in docs]
     counts = Counter(name for names in held for name in set(names))
@@ -55,7 +56,10 @@ def links_of(docs: Sequence[Document], searched: Collection[str] = ()) -> list[L
     for doc, names in zip(docs, held, strict=True):
         meta = doc.metadata or {}
         linking = [name for name in names if counts[name] > 1 or name in searched]
-        if linking and meta.get("graph_rank"):
+        linking = linking if meta.get("graph_rank") else []
+        within = str(meta.get("named_value") or "") if meta.get("facet_rank") else ""
+        if linking or within:
             title = str(meta.get("title") or meta.get("source") or meta.get("id") or "untitled")
-            links.append(Link(title=title, source=str(meta.get("source") or ""), entities=linking))
+            source = str(meta.get("source") or "")
+            links.append(Link(title=title, source=source, entities=linking, within=within))
     return links

@@ -90,7 +90,7 @@ class SubSearch(TypedDict):
 
 
 class Link(TypedDict):
-    """A source the entity graph ranked, and the names that linked it: why it was brought in."""
+    """A source the entity graph or a named value brought in, and why."""
 
     title: str
     """Title of the document."""
@@ -98,6 +98,9 @@ class Link(TypedDict):
     """File path or other origin reference (as in Source)."""
     entities: list[str]
     """The entity keys that linked it: names the search started from or another source holds."""
+    within: str
+    """The value of a document field the question named that it was searched within
+    ("doc_source: The Verge"); empty if none."""
 
 
 class Hop(TypedDict):

@@ -149,11 +149,15 @@ def test_the_sources_say_which_names_linked_them(capsys: pytest.CaptureFixture[s
     from adaptive_rag.cli.render import print_footer
 
     source = {"source": "corpus.jsonl", "snippet": "", "origin": "kb", "cited": True}
-    links = [{"title": "Oskar Brevik", "source": "corpus.jsonl", "entities": ["oskar brevik"]}]
+    links = [
+        {"title": "Oskar Brevik", "source": "corpus.jsonl", "entities": ["oskar brevik"]},
+        {"title": "Fair", "source": "corpus.jsonl", "entities": [], "within": "publisher: Wired"},
+    ]
     out = {
         "sources": [
             {**source, "id": 1, "title": "Oskar Brevik"},
             {**source, "id": 2, "title": "Tofte"},
+            {**source, "id": 3, "title": "Fair"},
         ],
         "diagnostics": {"links": links},
     }
@@ -161,3 +165,4 @@ def test_the_sources_say_which_names_linked_them(capsys: pytest.CaptureFixture[s
     shown = capsys.readouterr().out
     assert "[1] Oskar Brevik — corpus.jsonl (linked by oskar brevik)" in shown
     assert "[2] Tofte — corpus.jsonl\n" in shown
+    assert "[3] Fair — corpus.jsonl (found within publisher: Wired)\n" in shown

@@ -1,0 +1,221 @@
+"""Facets: what documents say of themselves (publisher, author, date), and questions that name it.
+
+A document loaded with fields of its own (a JSONL record's `publisher` or `published_at`)
+carries them on each of its chunks. Two things follow, neither asking a model:
+
+- its descriptive values are part of the text that search reads (`header`), as LlamaIndex puts
+  a node's metadata in the text it embeds, so "the Wired article of 2023-11-25" matches;
+- a question that names a value of such a field ("according to The Verge and TechCrunch")
+  also searches within each value it names (self-querying by rule): the knowledge base keeps,
+  per revision, which chunks hold each value (`FacetIndex`), and the retriever fuses one search
+  per named value with the others, so each named source has its own best chunk in the ranking.
+
+Values are matched as written (case and whole words), dates in the forms people write them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+RESERVED = frozenset(
+    {
+        "source",
+        "title",
+        "section",
+        "position",
+        "parent_id",
+        "id",
+        "line",
+        "page",
+        "file_hash",
+        "file_chunks",
+        "entities",
+        "owner",
+        "groups",
+        "url",
+    }
+)
+"""Keys the knowledge base writes or reads itself: never a facet, never in the header."""
+MAX_VALUE_CHARS = 80
+"""A longer value is a sentence, not a name: neither a facet nor in the header."""
+MIN_VALUE_CHARS = 2
+MAX_NAMED = 4
+"""At most this many named values get a search of their own (the longest first)."""
+MAX_SHARE = 0.5
+"""A value held by more than this share of the chunks narrows nothing: never searched within."""
+
+_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
+_MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+_MONTH = r"(?P<month>" + "|".join(m.capitalize() + "|" + m.capitalize()[:3] for m in _MONTHS) + r")"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_WRITTEN_DATES = (
+    re.compile(r"(?P<year>\d{4})-(?P<mnum>\d{2})-(?P<day>\d{2})"),
+    re.compile(_MONTH + r"\.? " + _DAY + r",? (?P<year>\d{4})"),
+    re.compile(_DAY + " " + _MONTH + r"\.?,? (?P<year>\d{4})"),
+    re.compile(r"(?P<year>\d{4})年(?P<mnum>\d{1,2})月(?P<day>\d{1,2})日"),
+)
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def as_date(value: str) -> str | None:
+    """Return an ISO date (YYYY-MM-DD) if the value is an ISO date or date-time, else None."""
+    found = _ISO.match(value.strip())
+    if not found:
+        return None
+    try:
+        return dt.date(*(int(g) for g in found.groups())).isoformat()
+    except ValueError:
+        return None
+
+
+def descriptive(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Return a chunk's own descriptive (field, value) pairs, dates as ISO dates, by field name.
+
+    Only text values of the document's own fields count: not the knowledge base's keys, not
+    ids, addresses or long texts.
+    """
+    pairs = []
+    for key in sorted(meta):
+        value = meta[key]
+        if key in RESERVED or key.endswith("_id") or key == "doc_id" or not isinstance(value, str):
+            continue
+        value = " ".join(value.split())
+        if not MIN_VALUE_CHARS <= len(value) <= MAX_VALUE_CHARS or "://" in value:
+            continue
+        pairs.append((key, as_date(value) or value))
+    return pairs
+
+
+def header(meta: Mapping[str, Any]) -> str:
+    """Return the line of a chunk's descriptive values that search reads with its text."""
+    shown = []
+    for _, value in descriptive(meta):
+        date = as_date(value)
+        shown.append(f"{date} ({_spelled(date)})" if date else value)
+    return " · ".join(shown)
+
+
+def _spelled(date: str) -> str:
+    """Return an ISO date as people write it: 'November 24, 2023'."""
+    day = dt.date.fromisoformat(date)
+    return f"{_MONTHS[day.month - 1].capitalize()} {day.day}, {day.year}"
+
+
+def dates_in(text: str) -> set[str]:
+    """Return the ISO dates a text writes (2023-11-24, November 24, 2023, 24 Nov 2023, 年月日)."""
+    found = set()
+    for pattern in _WRITTEN_DATES:
+        for match in pattern.finditer(text):
+            parts = match.groupdict()
+            month = int(parts["mnum"]) if parts.get("mnum") else _month(parts["month"])
+            try:
+                found.add(dt.date(int(parts["year"]), month, int(parts["day"])).isoformat())
+            except ValueError:
+                continue
+    return found
+
+
+def _month(name: str) -> int:
+    """Return a month's number from its English name or its three-letter abbreviation."""
+    return next(i for i, m in enumerate(_MONTHS, start=1) if m.startswith(name.lower()[:3]))
+
+
+@dataclass(frozen=True)
+class Named:
+    """A value a question names: its field, the value, and the chunks that hold it."""
+
+    field: str
+    value: str
+    positions: np.ndarray
+    raw: tuple[str, ...]
+    """The values as stored (a date's date-times), for the vector store's filter."""
+
+    def where(self) -> dict[str, Any]:
+        """Return the vector store's filter for the chunks holding this value."""
+        return {self.field: {"$in": list(self.raw)}}
+
+    @property
+    def label(self) -> str:
+        """Return 'field: value', as diagnostics show it."""
+        return f"{self.field}: {self.value}"
+
+
+class FacetIndex:
+    """Per field and value, the positions (as in the keyword index) of the chunks that hold it."""
+
+    def __init__(self, values: dict[str, dict[str, dict[str, Any]]], size: int) -> None:
+        self.values = values
+        self.size = size
+        # longest first, so "The Sydney Morning Herald" is taken before a shorter value in it
+        self._order = sorted(
+            ((field, value) for field, held in values.items() for value in held),
+            key=lambda pair: (-len(pair[1]), pair),
+        )
+
+    @classmethod
+    def build(cls, metas: list[Mapping[str, Any]]) -> FacetIndex:
+        """Index the descriptive values of each chunk's metadata (positions in list order)."""
+        values: dict[str, dict[str, dict[str, Any]]] = {}
+        for position, meta in enumerate(metas):
+            for field, value in descriptive(meta):
+                held = values.setdefault(field, {}).setdefault(value, {"at": [], "raw": []})
+                held["at"].append(position)
+                raw = meta[field]
+                if raw not in held["raw"]:
+                    held["raw"].append(raw)
+        return cls(values, len(metas))
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the index as JSON-ready data (saved with the keyword index)."""
+        return {"values": self.values, "size": self.size}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FacetIndex:
+        """Read what `to_json` wrote."""
+        return cls(dict(data["values"]), int(data["size"]))
+
+    def named(self, question: str) -> list[Named]:
+        """Return the values the question names (at most MAX_NAMED, longest first).
+
+        A value is named when the question writes it as stored (whole words where it is
+        Latin script), or, for a date, in any of the forms `dates_in` reads. Only names count:
+        a value in lower case letters only is a common word (a category, a tag), and a value
+        most chunks hold would narrow nothing.
+        """
+        dates = dates_in(question)
+        taken: list[tuple[int, int]] = []
+        named: list[Named] = []
+        for field, value in self._order:
+            held = self.values[field][value]
+            if value.islower() or len(held["at"]) > MAX_SHARE * self.size:
+                continue
+            span = _span(value, question)
+            if span is None and as_date(value) not in dates:
+                continue
+            if span is not None:
+                if any(span[0] < end and start < span[1] for start, end in taken):
+                    continue  # inside a longer value already named
+                taken.append(span)
+            named.append(
+                Named(field, value, np.asarray(held["at"], dtype=np.int64), tuple(held["raw"]))
+            )
+            if len(named) == MAX_NAMED:
+                break
+        return named
+
+
+def _span(value: str, text: str) -> tuple[int, int] | None:
+    """Return where a value stands in a text as written (whole words unless it is Chinese)."""
+    if _CJK.search(value):
+        start = text.find(value)
+        return (start, start + len(value)) if start >= 0 else None
+    found = re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", text)
+    return found.span() if found else None

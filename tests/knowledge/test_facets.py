@@ -1,0 +1,170 @@
+"""Documents' own fields: read with their text, and searched within when a question names them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from adaptive_rag.core.access import Reader
+from adaptive_rag.knowledge.chunking import index_text
+from adaptive_rag.knowledge.facets import FacetIndex, dates_in, descriptive, header
+from adaptive_rag.knowledge.keyword import KeywordIndex
+from adaptive_rag.knowledge.retriever import HybridRetriever
+from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.schema.reading import links_of
+from langchain_core.documents import Document
+
+NEWS = "Fusion startup Heliora raised money for a reactor, the report on the round says."
+
+
+def test_a_document_describes_itself_by_its_own_short_text_fields() -> None:
+    meta = {
+        "source": "/kb/news.jsonl",  # the knowledge base's own keys are never facets
+        "title": "A title",
+        "position": 3,
+        "doc_id": "n-1",
+        "story_id": "s-9",
+        "url": "https://example.com/a",
+        "link": "https://example.com/b",
+        "summary": "word " * 40,  # a sentence, not a name
+        "publisher": "The  Verge",
+        "published_at": "2023-09-26T17:01:22+00:00",
+        "words": 512,
+    }
+    assert descriptive(meta) == [("published_at", "2023-09-26"), ("publisher", "The Verge")]
+    assert header(meta) == "2023-09-26 (September 26, 2023) · The Verge"
+    doc = Document(page_content="Body.", metadata=meta)
+    assert index_text(doc) == "A title\n2023-09-26 (September 26, 2023) · The Verge\nBody."
+    assert index_text(doc, described=False) == "A title\nBody."
+
+
+def test_dates_are_read_in_the_forms_people_write_them() -> None:
+    text = (
+        "From 2023-11-24 to November 25, 2023, then 3rd Dec 2023 and 2024年1月5日; not 2023-02-30."
+    )
+    assert dates_in(text) == {"2023-11-24", "2023-11-25", "2023-12-03", "2024-01-05"}
+    assert dates_in("on October 1st") == set()  # no year: no date
+
+
+def _index(*metas: dict[str, Any]) -> FacetIndex:
+    return FacetIndex.build(list(metas))
+
+
+def test_a_question_names_values_as_written_longest_first() -> None:
+    index = _index(
+        {"publisher": "The Sydney Morning Herald"},
+        {"publisher": "Herald"},
+        {"publisher": "Wired"},
+        {"publisher": "TechCrunch"},
+        {"publisher": "Fortune"},
+        {"publisher": "The Age"},
+    )
+    named = index.named("Did 'The Sydney Morning Herald' and TechCrunch agree with The Age?")
+    assert [v.value for v in named] == ["The Sydney Morning Herald", "TechCrunch", "The Age"]
+    assert index.named("Was the wired connection faster? Misfortune?") == []  # case, whole words
+    topics = _index({"category": "technology"}, {"category": "sports"}, {"category": "5G"})
+    assert [v.value for v in topics.named("Which sports technology uses 5G?")] == ["5G"]
+    (value,) = index.named("What did Wired say?")
+    assert value.label == "publisher: Wired" and list(value.positions) == [2]
+    assert value.where() == {"publisher": {"$in": ["Wired"]}}
+
+
+def test_dates_match_however_written_and_filter_on_the_stored_values() -> None:
+    index = _index(
+        {"published_at": "2023-11-24T15:42:21+00:00"},
+        {"published_at": "2023-11-24T09:00:00+00:00"},
+        {"published_at": "2023-11-25T00:00:29+00:00"},
+        {"published_at": "2023-10-02T00:00:00+00:00"},
+        {"published_at": "2023-10-03T00:00:00+00:00"},
+    )
+    (value,) = index.named("What did the report of November 24, 2023 say?")
+    assert value.value == "2023-11-24" and sorted(value.positions) == [0, 1]
+    assert set(value.where()["published_at"]["$in"]) == {
+        "2023-11-24T15:42:21+00:00",
+        "2023-11-24T09:00:00+00:00",
+    }
+
+
+def test_chinese_values_common_values_and_the_cap() -> None:
+    index = _index(*({"来源": "新华社"} for _ in range(2)), *({"来源": "人民网"} for _ in range(3)))
+    assert [v.value for v in index.named("新华社报道了什么？")] == ["新华社"]
+    assert index.named("人民网报道了什么？") == []  # held by most chunks: narrows nothing
+    many = _index(*({"author": f"Writer{i}"} for i in range(10)))
+    question = " ".join(f"Writer{i}" for i in range(10))
+    assert len(many.named(question)) == 4
+
+
+def test_facets_are_saved_with_the_index_and_an_index_without_them_is_rebuilt(
+    tmp_path: Path,
+) -> None:
+    facets = _index({"publisher": "Wired"}, {"publisher": "Fortune"})
+    index = KeywordIndex.build(["a", "b"], ["one", "two"], "7", [{}, {}], facets=facets)
+    index.save(tmp_path / "bm25")
+    loaded = KeywordIndex.load(tmp_path / "bm25")
+    assert loaded is not None and loaded.facets.values == facets.values
+    meta = json.loads((tmp_path / "bm25" / "meta.json").read_text())
+    del meta["facets"]
+    (tmp_path / "bm25" / "meta.json").write_text(json.dumps(meta))
+    assert KeywordIndex.load(tmp_path / "bm25") is None
+
+
+def _news(folder: Path) -> Path:
+    """Eight look-alike stories by four publishers: only the publisher tells them apart."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = [
+        {"text": f"{NEWS} Item {i}.", "title": f"Item {i}", "source": pub, "doc_id": f"n-{i}"}
+        for i, pub in enumerate(["Wired", "Fortune", "The Age", "Polygon"] * 2)
+    ]
+    rows.append(
+        {"text": "Heliora reactor round report: fusion startup raised money.", "title": "x"}
+    )
+    path = folder / "news.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    return path
+
+
+def test_a_question_naming_publishers_finds_each_publishers_story(
+    open_kb: Any, tmp_path: Path
+) -> None:
+    kb: KnowledgeBase = open_kb()
+    kb.ingest([str(_news(tmp_path))], progress=False)
+    stored = kb.get([str(kb._chunks.get(where={"doc_id": "n-2"}, include=[])["ids"][0])])[0]
+    assert stored.metadata["doc_source"] == "The Age"  # a record's `source` is kept beside ours
+    assert stored.metadata["source"].endswith("news.jsonl")
+    question = "Did Polygon and Fortune both report that Heliora raised money for a reactor?"
+    docs = HybridRetriever(kb=kb, k=3).invoke(question)
+    assert {d.metadata.get("doc_source") for d in docs[:3]} >= {"Polygon", "Fortune"}
+    named = {d.metadata["named_value"] for d in docs if d.metadata["facet_rank"]}
+    assert named <= {"doc_source: Polygon", "doc_source: Fortune"} and named
+    why = {link["within"] for link in links_of(docs) if link["within"]}
+    assert why == named  # diagnostics say which named value brought each in
+    plain = HybridRetriever(kb=kb, k=3).invoke("Did Heliora raise money for a reactor?")
+    assert all(d.metadata["facet_rank"] == 0 and not d.metadata["named_value"] for d in plain)
+
+
+def test_a_search_within_a_named_value_keeps_to_what_the_reader_may_read(
+    open_kb: Any, tmp_path: Path
+) -> None:
+    kb: KnowledgeBase = open_kb()
+    path = _news(tmp_path / "public")
+    kb.ingest([str(path)], progress=False)
+    secret = tmp_path / "secret" / "news.jsonl"
+    secret.parent.mkdir()
+    secret.write_text(json.dumps({"text": NEWS + " Secret.", "source": "Polygon"}))
+    kb.ingest([str(secret)], progress=False, owner="alice")
+    question = "What did Polygon report about Heliora's reactor?"
+    for reader, sees in ((Reader(user="bob"), False), (Reader(user="alice"), True)):
+        docs = HybridRetriever(kb=kb, k=10, reader=reader).invoke(question)
+        assert any(d.metadata["source"] == str(secret) for d in docs) is sees
+
+
+@pytest.mark.parametrize("mode", ["vector", "keyword"])
+def test_one_channel_modes_search_within_named_values_by_that_channel(
+    open_kb: Any, tmp_path: Path, mode: str
+) -> None:
+    kb: KnowledgeBase = open_kb()
+    kb.ingest([str(_news(tmp_path))], progress=False)
+    docs = HybridRetriever(kb=kb, k=2, mode=mode).invoke("What did Polygon say about Heliora?")
+    assert any(d.metadata.get("doc_source") == "Polygon" for d in docs)
