@@ -1,13 +1,15 @@
-"""Read files into documents: text, Markdown, HTML, PDF and JSONL (one document per line)."""
+"""Read files into documents: text, Markdown (with its front matter), HTML, PDF and JSONL."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import yaml
 from langchain_core.documents import Document
 
 SUPPORTED = (".txt", ".md", ".markdown", ".html", ".htm", ".pdf", ".jsonl")
@@ -53,7 +55,9 @@ def load_file(path: Path) -> list[Document]:
             text = path.read_bytes().decode("utf-8")
             if suffix in (".html", ".htm"):
                 text = _html_to_markdown(text)
-            docs = [Document(page_content=text, metadata={"title": _title(text, path)})]
+            fields, text = _front_matter(text) if suffix in (".md", ".markdown") else ({}, text)
+            fields.setdefault("title", _title(text, path))
+            docs = [Document(page_content=text, metadata=fields)]
     except LoadError:
         raise
     except UnicodeDecodeError as exc:
@@ -66,6 +70,36 @@ def load_file(path: Path) -> list[Document]:
     if not docs:
         raise LoadError(f"{path}: contains no text")
     return docs
+
+
+def _front_matter(text: str) -> tuple[dict[str, Any], str]:
+    """Split a Markdown file's YAML front matter (between `---` lines) from its text.
+
+    Its flat values (text, numbers, dates) become the document's fields, as a JSONL record's do;
+    anything else, or front matter that is not YAML, leaves the text as it was.
+    """
+    found = re.match(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", text, re.DOTALL)
+    if not found:
+        return {}, text
+    try:
+        parsed = yaml.safe_load(found.group(1))
+    except yaml.YAMLError:
+        return {}, text
+    if not isinstance(parsed, dict):
+        return {}, text
+    return _fields(parsed), text[found.end() :]
+
+
+def _fields(record: dict[Any, Any]) -> dict[str, Any]:
+    """Keep a record's flat values (dates as ISO text); a key the knowledge base owns gets doc_."""
+    meta: dict[str, Any] = {}
+    for key, value in record.items():
+        if isinstance(value, dt.date):
+            value = value.isoformat()
+        if key != "text" and isinstance(value, str | int | float | bool):
+            # a field the knowledge base writes itself (`source`: the file) is kept beside it
+            meta[f"doc_{key}" if key in OWN_KEYS else str(key)] = value
+    return meta
 
 
 def _title(text: str, path: Path) -> str:
@@ -113,11 +147,7 @@ def _load_jsonl(path: Path) -> list[Document]:
             raise LoadError(f"{path}:{number}: not JSON ({exc.msg})") from exc
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
             raise LoadError(f"{path}:{number}: each line needs a string field 'text'")
-        meta: dict[str, Any] = {}
-        for key, value in record.items():
-            if key != "text" and isinstance(value, str | int | float | bool):
-                # a field the knowledge base writes itself (`source`: the file) is kept beside it
-                meta[f"doc_{key}" if key in OWN_KEYS else key] = value
+        meta = _fields(record)
         meta.setdefault("title", str(record.get("title") or f"{path.stem} #{number}"))
         meta["line"] = number
         docs.append(Document(page_content=record["text"], metadata=meta))

@@ -63,6 +63,42 @@ def test_jsonl_keeps_flat_metadata(tmp_path: Path) -> None:
     assert docs[1].metadata["title"] == "c #3"
 
 
+def test_jsonl_fields_the_knowledge_base_owns_are_kept_beside_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    path.write_text('{"text": "alpha", "source": "The Verge", "line": 9, "position": "lead"}\n')
+    (doc,) = load_file(path)
+    assert doc.metadata == {
+        "doc_source": "The Verge",
+        "doc_line": 9,
+        "doc_position": "lead",
+        "title": "c #1",
+        "line": 1,
+    }
+    (chunk,), _ = chunk_documents([doc], str(path))
+    assert chunk.metadata["source"] == str(path) and chunk.metadata["doc_source"] == "The Verge"
+
+
+def test_markdown_front_matter_becomes_the_documents_fields(tmp_path: Path) -> None:
+    md = tmp_path / "a.md"
+    md.write_text(
+        "---\ntitle: Launch notes\nauthor: Ada Brook\ndate: 2024-01-05\nsource: Wiki\n"
+        "tags: [a, b]\n---\n# Heading\n\nBody\n"
+    )
+    (doc,) = load_file(md)
+    assert doc.metadata == {
+        "title": "Launch notes",
+        "author": "Ada Brook",
+        "date": "2024-01-05",
+        "doc_source": "Wiki",
+    }
+    assert doc.page_content == "# Heading\n\nBody\n"
+    plain = tmp_path / "b.md"  # no front matter, or not YAML: the text stays whole
+    for text in ("# Title\n\n---\nnot: front\n---\n", "---\n: [unclosed\n---\nBody\n"):
+        plain.write_text(text)
+        (doc,) = load_file(plain)
+        assert doc.page_content == text
+
+
 def test_unsupported_and_missing_files(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match="unsupported type .docx"):
         load_file(tmp_path / "x.docx")
