@@ -29,6 +29,9 @@ SIGNALS = (
     "graph_rank",
     "graph_score",
     "graph_entities",
+    "facet_rank",
+    "facet_score",
+    "named_value",
     "chunks",
 )
 """The search signals a returned source carries (knowledge.retriever), kept per row."""
