@@ -63,6 +63,7 @@ _WRITTEN_DATES = (
     re.compile(r"(?P<year>\d{4})年(?P<mnum>\d{1,2})月(?P<day>\d{1,2})日"),
 )
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"[^\W_]+")
 
 
 def as_date(value: str) -> str | None:
@@ -154,11 +155,19 @@ class FacetIndex:
     def __init__(self, values: dict[str, dict[str, dict[str, Any]]], size: int) -> None:
         self.values = values
         self.size = size
-        # longest first, so "The Sydney Morning Herald" is taken before a shorter value in it
-        self._order = sorted(
-            ((field, value) for field, held in values.items() for value in held),
-            key=lambda pair: (-len(pair[1]), pair),
-        )
+        # the values a question may name, by their first word (Chinese: first two characters)
+        # and dates by date, so a question is matched against the few values that can stand in
+        # it, not against all of them
+        self._by_start: dict[str, list[tuple[str, str]]] = {}
+        self._by_date: dict[str, list[tuple[str, str]]] = {}
+        for field, held in values.items():
+            for value, where in held.items():
+                if value.islower() or len(where["at"]) > MAX_SHARE * size:
+                    continue  # a common word, or a value that narrows nothing
+                if as_date(value):
+                    self._by_date.setdefault(value, []).append((field, value))
+                elif start := _start(value):
+                    self._by_start.setdefault(start, []).append((field, value))
 
     @classmethod
     def build(cls, metas: list[Mapping[str, Any]]) -> FacetIndex:
@@ -190,20 +199,21 @@ class FacetIndex:
         a value in lower case letters only is a common word (a category, a tag), and a value
         most chunks hold would narrow nothing.
         """
-        dates = dates_in(question)
+        candidates = {pair for start in _starts(question) for pair in self._by_start.get(start, ())}
+        days = dates_in(question)
+        candidates.update(pair for day in days for pair in self._by_date.get(day, ()))
         taken: list[tuple[int, int]] = []
         named: list[Named] = []
-        for field, value in self._order:
-            held = self.values[field][value]
-            if value.islower() or len(held["at"]) > MAX_SHARE * self.size:
-                continue
+        # longest first, so "The Sydney Morning Herald" is taken before a shorter value in it
+        for field, value in sorted(candidates, key=lambda pair: (-len(pair[1]), pair)):
             span = _span(value, question)
-            if span is None and as_date(value) not in dates:
-                continue
             if span is not None:
                 if any(span[0] < end and start < span[1] for start, end in taken):
                     continue  # inside a longer value already named
                 taken.append(span)
+            elif value not in days:  # a date may be written another way: dates_in reads it
+                continue
+            held = self.values[field][value]
             named.append(
                 Named(field, value, np.asarray(held["at"], dtype=np.int64), tuple(held["raw"]))
             )
@@ -212,10 +222,39 @@ class FacetIndex:
         return named
 
 
+def _start(value: str) -> str:
+    """Return the key a value is looked up by: its first word (Chinese: first two characters)."""
+    if _CJK.match(value):
+        return value[:2]
+    first = _WORD.search(_CJK.sub(" ", value))
+    return first.group() if first else ""
+
+
+def _starts(text: str) -> set[str]:
+    """Return every key (`_start`) a value standing in the text can have."""
+    keys = set(_WORD.findall(_CJK.sub(" ", text)))
+    keys.update(text[i : i + 2] for i in range(len(text) - 1) if _CJK.match(text[i]))
+    return keys
+
+
 def _span(value: str, text: str) -> tuple[int, int] | None:
-    """Return where a value stands in a text as written (whole words unless it is Chinese)."""
-    if _CJK.search(value):
-        start = text.find(value)
-        return (start, start + len(value)) if start >= 0 else None
-    found = re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", text)
-    return found.span() if found else None
+    """Return where a value stands in a text as written: not inside a longer word.
+
+    A Chinese character beside it is a boundary (Chinese runs on without spaces); a letter or
+    digit is not, unless the value itself ends in Chinese there.
+    """
+    start = text.find(value)
+    while start >= 0:
+        end = start + len(value)
+        before, after = text[start - 1 : start], text[end : end + 1]
+        if _bounds(before, value[0]) and _bounds(after, value[-1]):
+            return (start, end)
+        start = text.find(value, start + 1)
+    return None
+
+
+def _bounds(neighbour: str, edge: str) -> bool:
+    """Return whether a value's edge character ends a word where this neighbour stands."""
+    return (
+        not neighbour or not neighbour.isalnum() or bool(_CJK.match(neighbour) or _CJK.match(edge))
+    )

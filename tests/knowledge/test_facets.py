@@ -90,6 +90,9 @@ def test_dates_match_however_written_and_filter_on_the_stored_values() -> None:
 def test_chinese_values_common_values_and_the_cap() -> None:
     index = _index(*({"来源": "新华社"} for _ in range(2)), *({"来源": "人民网"} for _ in range(3)))
     assert [v.value for v in index.named("新华社报道了什么？")] == ["新华社"]
+    mixed = _index({"来源": "新华社"}, {"来源": "Reuters"}, {"来源": "路透社"}, {"来源": "AP"})
+    named = mixed.named("新华社和Reuters报道了什么？")  # scripts meet without a space
+    assert sorted(v.value for v in named) == ["Reuters", "新华社"]
     assert index.named("人民网报道了什么？") == []  # held by most chunks: narrows nothing
     many = _index(*({"author": f"Writer{i}"} for i in range(10)))
     question = " ".join(f"Writer{i}" for i in range(10))
