@@ -2,7 +2,8 @@
 
 Chunks are random unit vectors and 60 random words; each also holds entities drawn from a Zipf
 distribution over an entity vocabulary (a few names in thousands of chunks, most in a handful),
-so the entity graph has the shape real names give it.
+so the entity graph has the shape real names give it, and a publisher and an author drawn the same
+way (knowledge.facets), which every query names.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ ZIPF_A = 1.3
 """Zipf exponent of entity frequency: the k-th commonest entity is drawn in proportion to k^-a."""
 ENTITY_VOCAB = 200_000
 """Distinct entity names the draws are folded into."""
+PUBLISHERS = 300
+AUTHORS = 20_000
+"""Distinct publishers and authors the chunks' fields are drawn from (by ZIPF_A too)."""
 
 
 class RandomEmbeddings(Embeddings):
@@ -55,6 +59,11 @@ def synthetic_entities(rng: np.random.Generator) -> list[str]:
     while len(found) < ENTITIES_PER_CHUNK:
         found.add(f"e{(int(rng.zipf(ZIPF_A)) - 1) % ENTITY_VOCAB}")
     return sorted(found)
+
+
+def _zipf_name(rng: np.random.Generator, prefix: str, count: int) -> str:
+    """Return one of `count` names, the k-th commonest drawn in proportion to k^-ZIPF_A."""
+    return f"{prefix} {(int(rng.zipf(ZIPF_A)) - 1) % count}"
 
 
 def load_synthetic(
@@ -98,11 +107,12 @@ def scale_table(sizes: list[int], dim: int = 384, queries: int = 50) -> list[dic
     """Latency of each search mode, and of hybrid with the graph, with graph size and memory."""
     rng = np.random.default_rng(0)
     rows = []
-    modes: list[tuple[str, Any, bool]] = [
-        ("keyword", "keyword", False),
-        ("vector", "vector", False),
-        ("hybrid", "hybrid", False),
-        ("graph", "hybrid", True),
+    modes: list[tuple[str, Any, bool, bool]] = [
+        ("keyword", "keyword", False, False),
+        ("vector", "vector", False, False),
+        ("hybrid", "hybrid", False, False),
+        ("graph", "hybrid", True, False),
+        ("default", "hybrid", True, True),
     ]
     for size in sizes:
         with tempfile.TemporaryDirectory() as tmp:
@@ -118,16 +128,22 @@ def scale_table(sizes: list[int], dim: int = 384, queries: int = 50) -> list[dic
                     "source": "synthetic",
                     "doc_id": f"d{i}",
                     "entities": synthetic_entities(rng),
+                    "publisher": _zipf_name(rng, "Publisher", PUBLISHERS),
+                    "author": _zipf_name(rng, "Author", AUTHORS),
                     **access_metadata(),
                 },
                 dim,
             )
             row: dict[str, Any] = {"chunks": size, "load_s": round(time.perf_counter() - started)}
-            times: dict[str, list[float]] = {label: [] for label, _, _ in modes}
+            times: dict[str, list[float]] = {label: [] for label, *_ in modes}
             for q in range(queries):  # interleaved, so load on the machine falls on every mode
-                query = " ".join(rng.choice(VOCAB, 8))
-                for label, mode, graph in modes if q % 2 == 0 else reversed(modes):
-                    retriever = HybridRetriever(kb=kb, k=10, fetch_k=20, mode=mode, graph=graph)
+                words = " ".join(rng.choice(VOCAB, 8))
+                named = (_zipf_name(rng, "Publisher", PUBLISHERS), _zipf_name(rng, "Author", 50))
+                query = f"{words}, as {named[0]} and {named[1]} wrote"
+                for label, mode, graph, facets in modes if q % 2 == 0 else reversed(modes):
+                    retriever = HybridRetriever(
+                        kb=kb, k=10, fetch_k=20, mode=mode, graph=graph, facets=facets
+                    )
                     t0 = time.perf_counter()
                     retriever.invoke(query)
                     times[label].append(1000 * (time.perf_counter() - t0))

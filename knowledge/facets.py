@@ -22,25 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from adaptive_rag.knowledge.loading import OWN_KEYS
 
-RESERVED = frozenset(
-    {
-        "source",
-        "title",
-        "section",
-        "position",
-        "parent_id",
-        "id",
-        "line",
-        "page",
-        "file_hash",
-        "file_chunks",
-        "entities",
-        "owner",
-        "groups",
-        "url",
-    }
-)
+RESERVED = OWN_KEYS | {"title", "page", "url"}
 """Keys the knowledge base writes or reads itself: never a facet, never in the header."""
 MAX_VALUE_CHARS = 80
 """A longer value is a sentence, not a name: neither a facet nor in the header."""
@@ -49,18 +33,21 @@ MAX_NAMED = 4
 """At most this many named values get a search of their own (the longest first)."""
 MAX_SHARE = 0.5
 """A value held by more than this share of the chunks narrows nothing: never searched within."""
+MAX_RAW = 64
+"""A value stored in more forms than this (a day's many date-times) is searched within by
+keywords only: the vector store's filter would have to list them all."""
 
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
 _MONTHS = (
     "january february march april may june july august september october november december"
 ).split()
-_MONTH = r"(?P<month>" + "|".join(m.capitalize() + "|" + m.capitalize()[:3] for m in _MONTHS) + r")"
+_MONTH = r"(?P<month>" + "|".join(_MONTHS) + "|sept|" + "|".join(m[:3] for m in _MONTHS) + r")\b"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _WRITTEN_DATES = (
-    re.compile(r"(?P<year>\d{4})-(?P<mnum>\d{2})-(?P<day>\d{2})"),
-    re.compile(_MONTH + r"\.? " + _DAY + r",? (?P<year>\d{4})"),
-    re.compile(_DAY + " " + _MONTH + r"\.?,? (?P<year>\d{4})"),
-    re.compile(r"(?P<year>\d{4})年(?P<mnum>\d{1,2})月(?P<day>\d{1,2})日"),
+    re.compile(r"(?<!\d)(?P<year>\d{4})[-/.](?P<mnum>\d{1,2})[-/.](?P<day>\d{1,2})(?!\d)"),
+    re.compile(_MONTH + r"\.? " + _DAY + r",? (?P<year>\d{4})", re.IGNORECASE),
+    re.compile(_DAY + " " + _MONTH + r"\.?,? (?P<year>\d{4})", re.IGNORECASE),
+    re.compile(r"(?P<year>\d{4})年(?P<mnum>\d{1,2})月(?P<day>\d{1,2})[日号]"),
 )
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[^\W_]+")
@@ -129,6 +116,15 @@ def _month(name: str) -> int:
     return next(i for i, m in enumerate(_MONTHS, start=1) if m.startswith(name.lower()[:3]))
 
 
+def nameable(value: str, held: int, size: int) -> bool:
+    """Return whether a question naming this value is searched within it.
+
+    Only names count: a value in lower case letters only is a common word (a category, a tag),
+    and one most chunks hold would narrow nothing.
+    """
+    return not value.islower() and held <= MAX_SHARE * size
+
+
 @dataclass(frozen=True)
 class Named:
     """A value a question names: its field, the value, and the chunks that hold it."""
@@ -138,10 +134,15 @@ class Named:
     positions: np.ndarray
     raw: tuple[str, ...]
     """The values as stored (a date's date-times), for the vector store's filter."""
+    revision: str = ""
+    """The keyword index revision `positions` belong to."""
 
-    def where(self) -> dict[str, Any]:
-        """Return the vector store's filter for the chunks holding this value."""
-        return {self.field: {"$in": list(self.raw)}}
+    def where(self) -> dict[str, Any] | None:
+        """Return the vector store's filter for the chunks holding this value.
+
+        None: the value is stored in too many forms to list; it is searched within by keywords.
+        """
+        return {self.field: {"$in": list(self.raw)}} if self.raw else None
 
     @property
     def label(self) -> str:
@@ -161,9 +162,7 @@ class FacetIndex:
         self._by_start: dict[str, list[tuple[str, str]]] = {}
         self._by_date: dict[str, list[tuple[str, str]]] = {}
         for field, held in values.items():
-            for value, where in held.items():
-                if value.islower() or len(where["at"]) > MAX_SHARE * size:
-                    continue  # a common word, or a value that narrows nothing
+            for value in held:
                 if as_date(value):
                     self._by_date.setdefault(value, []).append((field, value))
                 elif start := _start(value):
@@ -171,15 +170,19 @@ class FacetIndex:
 
     @classmethod
     def build(cls, metas: list[Mapping[str, Any]]) -> FacetIndex:
-        """Index the descriptive values of each chunk's metadata (positions in list order)."""
-        values: dict[str, dict[str, dict[str, Any]]] = {}
+        """Index the values a question can name (`nameable`) by chunk position, in list order."""
+        found: dict[tuple[str, str], tuple[list[int], dict[str, None]]] = {}
         for position, meta in enumerate(metas):
             for field, value in descriptive(meta):
-                held = values.setdefault(field, {}).setdefault(value, {"at": [], "raw": []})
-                held["at"].append(position)
-                raw = meta[field]
-                if raw not in held["raw"]:
-                    held["raw"].append(raw)
+                at, raw = found.setdefault((field, value), ([], {}))
+                at.append(position)
+                if len(raw) <= MAX_RAW:
+                    raw[meta[field]] = None
+        values: dict[str, dict[str, dict[str, Any]]] = {}
+        for (field, value), (at, raw) in found.items():
+            if nameable(value, len(at), len(metas)):
+                forms = list(raw) if len(raw) <= MAX_RAW else []
+                values.setdefault(field, {})[value] = {"at": at, "raw": forms}
         return cls(values, len(metas))
 
     def to_json(self) -> dict[str, Any]:
@@ -191,13 +194,11 @@ class FacetIndex:
         """Read what `to_json` wrote."""
         return cls(dict(data["values"]), int(data["size"]))
 
-    def named(self, question: str) -> list[Named]:
+    def named(self, question: str, revision: str = "") -> list[Named]:
         """Return the values the question names (at most MAX_NAMED, longest first).
 
-        A value is named when the question writes it as stored (whole words where it is
-        Latin script), or, for a date, in any of the forms `dates_in` reads. Only names count:
-        a value in lower case letters only is a common word (a category, a tag), and a value
-        most chunks hold would narrow nothing.
+        A value is named when the question writes it as stored (not inside a longer word), or,
+        for a date, in any of the forms `dates_in` reads; only `nameable` values are indexed.
         """
         candidates = {pair for start in _starts(question) for pair in self._by_start.get(start, ())}
         days = dates_in(question)
@@ -214,16 +215,19 @@ class FacetIndex:
             elif value not in days:  # a date may be written another way: dates_in reads it
                 continue
             held = self.values[field][value]
-            named.append(
-                Named(field, value, np.asarray(held["at"], dtype=np.int64), tuple(held["raw"]))
-            )
+            at = np.asarray(held["at"], dtype=np.int64)
+            named.append(Named(field, value, at, tuple(held["raw"]), revision))
             if len(named) == MAX_NAMED:
                 break
         return named
 
 
 def _start(value: str) -> str:
-    """Return the key a value is looked up by: its first word (Chinese: first two characters)."""
+    """Return the key a value is looked up by: its first word (Chinese: first two characters).
+
+    Leading marks are passed over: 《人民日报》 is looked up by 人民.
+    """
+    value = value[next((i for i, c in enumerate(value) if c.isalnum()), 0) :]
     if _CJK.match(value):
         return value[:2]
     first = _WORD.search(_CJK.sub(" ", value))

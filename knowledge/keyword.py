@@ -155,6 +155,8 @@ class KeywordIndex:
             if graph is None or not len(access) == len(graph) == len(meta["ids"]):
                 return None  # saved before the graph existed, or damaged: rebuilt
             facets = FacetIndex.from_json(meta["facets"])  # saved before facets: rebuilt
+            if facets.size != len(meta["ids"]):
+                return None
             return cls(
                 list(meta["ids"]), retriever, str(meta["fingerprint"]), access, graph, facets
             )

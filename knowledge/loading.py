@@ -52,7 +52,7 @@ def load_file(path: Path) -> list[Document]:
         elif suffix == ".jsonl":
             docs = _load_jsonl(path)
         else:
-            text = path.read_bytes().decode("utf-8")
+            text = path.read_bytes().decode("utf-8-sig")
             if suffix in (".html", ".htm"):
                 text = _html_to_markdown(text)
             fields, text = _front_matter(text) if suffix in (".md", ".markdown") else ({}, text)
@@ -91,14 +91,23 @@ def _front_matter(text: str) -> tuple[dict[str, Any], str]:
 
 
 def _fields(record: dict[Any, Any]) -> dict[str, Any]:
-    """Keep a record's flat values (dates as ISO text); a key the knowledge base owns gets doc_."""
+    """Keep a record's flat values (dates as ISO text).
+
+    A field the knowledge base writes itself (`source`: the file) is kept beside it as
+    doc_<name>, or doc_doc_<name> if the record has a doc_<name> of its own (`id`, `doc_id`).
+    """
     meta: dict[str, Any] = {}
     for key, value in record.items():
         if isinstance(value, dt.date):
             value = value.isoformat()
-        if key != "text" and isinstance(value, str | int | float | bool):
-            # a field the knowledge base writes itself (`source`: the file) is kept beside it
-            meta[f"doc_{key}" if key in OWN_KEYS else str(key)] = value
+        if key == "text" or not isinstance(value, str | int | float | bool):
+            continue
+        name = str(key)
+        if name in OWN_KEYS:
+            name = f"doc_{name}"
+            while name in record:
+                name = f"doc_{name}"
+        meta[name] = value
     return meta
 
 

@@ -78,30 +78,9 @@ class HybridRetriever(BaseRetriever):
     ) -> list[Document]:
         rankings: list[list[str]] = []
         channel_hits: dict[str, dict[str, tuple[int, float]]] = {}
-        failures: list[str] = []
-        channels: dict[str, Callable[[], list[tuple[str, float]]]] = {
-            "vector": lambda: self.kb.vector_search(
-                query, self.fetch_k, chroma_where(self.metadata_filter), self.reader
-            ),
-            # BM25 filters by reader itself; other metadata: over-fetch, then keep what matches
-            "keyword": lambda: self.kb.keyword_search(
-                query, self.fetch_k * (3 if self.metadata_filter else 1), self.reader
-            ),
-        }
-        for name, search in channels.items():
-            if self.mode not in ("hybrid", name):
-                continue
-            try:
-                found = search()
-            except Exception as exc:  # one channel down (embedding model, index): use the other
-                if self.mode != "hybrid" or failures:
-                    raise
-                failures.append(f"{name} search failed ({describe(exc)})")
-                continue
-            rankings.append([cid for cid, _ in found])
-            channel_hits[name] = {
-                cid: (rank, score) for rank, (cid, score) in enumerate(found, start=1)
-            }
+        failures: list[str] = []  # a search channel down: the other served alone
+        skipped: list[str] = []  # an addition (graph, facets) down: searched without it
+        vector = self._search(query, rankings, channel_hits, failures)
         fused = reciprocal_rank_fusion(rankings)
         # both channels put it in their top 3: a free, strong relevance signal (see retrieve node)
         agreed = (
@@ -114,7 +93,7 @@ class HybridRetriever(BaseRetriever):
             try:
                 walked, linked = self._walk(query, [cid for cid, _ in fused[:GRAPH_SEEDS]])
             except Exception as exc:  # the graph is an addition: without it, search as before
-                failures.append(f"graph walk failed ({describe(exc)})")
+                skipped.append(f"graph walk failed ({describe(exc)}); searched without it")
             else:
                 rankings.append([cid for cid, _ in walked])
                 channel_hits["graph"] = {
@@ -124,9 +103,9 @@ class HybridRetriever(BaseRetriever):
         within: dict[str, str] = {}
         if self.facets and fused:
             try:
-                faceted = self._within_named(query)
+                faceted = self._within_named(query, vector, "keyword" in channel_hits)
             except Exception as exc:  # an addition too: without it, search as before
-                failures.append(f"search within named values failed ({describe(exc)})")
+                skipped.append(f"search within named values failed ({describe(exc)})")
             else:
                 hits: dict[str, tuple[int, float]] = {}
                 for value, ranking in faceted:
@@ -155,27 +134,76 @@ class HybridRetriever(BaseRetriever):
                 doc.metadata[f"{name}_rank"] = rank
                 doc.metadata[f"{name}_score"] = round(float(score), 5)
         docs = docs[: self.k]
-        if failures:
-            if not docs:
-                raise RetrievalDegradedError(
-                    "; ".join(failures) + "; the other search found nothing"
-                )
+        if failures and not docs:
+            raise RetrievalDegradedError("; ".join(failures) + "; the other search found nothing")
+        if failures or skipped:
             for doc in docs:
-                doc.metadata["degraded"] = "; ".join(failures)
+                doc.metadata["degraded"] = "; ".join(
+                    [*(f"{f}; used the other search alone" for f in failures), *skipped]
+                )
         return self._widen(docs) if self.small_to_big else docs
 
-    def _within_named(self, query: str) -> list[tuple[Named, list[tuple[str, float]]]]:
-        """Search within each value the question names; one fused ranking per value."""
+    def _search(
+        self,
+        query: str,
+        rankings: list[list[str]],
+        hits: dict[str, dict[str, tuple[int, float]]],
+        failures: list[str],
+    ) -> list[float] | None:
+        """Run the vector and keyword channels; return the query's embedding (None: none made).
+
+        A channel that fails is noted in `failures` when the other can serve (hybrid mode).
+        """
+        vector: list[float] | None = None
+
+        def by_meaning() -> list[tuple[str, float]]:
+            nonlocal vector
+            vector = self.kb.embed_query(query)
+            where = chroma_where(self.metadata_filter)
+            return self.kb.vector_search(query, self.fetch_k, where, self.reader, vector)
+
+        channels: dict[str, Callable[[], list[tuple[str, float]]]] = {
+            "vector": by_meaning,
+            # BM25 filters by reader itself; other metadata: over-fetch, then keep what matches
+            "keyword": lambda: self.kb.keyword_search(query, self._keyword_depth(), self.reader),
+        }
+        for name, search in channels.items():
+            if self.mode not in ("hybrid", name):
+                continue
+            try:
+                found = search()
+            except Exception as exc:  # one channel down (embedding model, index): use the other
+                if self.mode != "hybrid" or failures:
+                    raise
+                failures.append(f"{name} search failed ({describe(exc)})")
+                continue
+            rankings.append([cid for cid, _ in found])
+            hits[name] = {cid: (rank, score) for rank, (cid, score) in enumerate(found, start=1)}
+        return vector
+
+    def _keyword_depth(self) -> int:
+        """BM25 hits to fetch: more when a metadata filter will drop some after the search."""
+        return self.fetch_k * (3 if self.metadata_filter else 1)
+
+    def _within_named(
+        self, query: str, vector: list[float] | None, keyword: bool
+    ) -> list[tuple[Named, list[tuple[str, float]]]]:
+        """Search within each value the question names; one fused ranking per value.
+
+        Each channel that served the question's own search serves these too: by meaning with
+        the query's embedding already made (`vector`), by keywords (`keyword`).
+        """
         rankings = []
         for value in self.kb.named_values(query):
-            where = value.where()
-            if self.metadata_filter:
-                where = {"$and": [where, chroma_where(self.metadata_filter)]}
             found = []
-            if self.mode != "keyword":
-                found.append(self.kb.vector_search(query, self.fetch_k, where, self.reader))
-            if self.mode != "vector":
-                found.append(self.kb.keyword_search(query, self.fetch_k, self.reader, value))
+            where = value.where()
+            if vector is not None and where is not None:
+                if self.metadata_filter:
+                    where = {"$and": [where, chroma_where(self.metadata_filter)]}
+                found.append(self.kb.vector_search(query, self.fetch_k, where, self.reader, vector))
+            if keyword:
+                depth = self._keyword_depth()
+                found.append(self.kb.keyword_search(query, depth, self.reader, value))
             fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in found])
             rankings.append((value, fused[: self.fetch_k]))
         return rankings

@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-import math
 import threading
-from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from adaptive_rag.core.access import Reader
 from adaptive_rag.core.entities import VERSION
 from adaptive_rag.core.environment import default_collection
 from adaptive_rag.knowledge.answer_cache import AnswerCache
 from adaptive_rag.knowledge.clients import chroma_client
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
-from adaptive_rag.knowledge.facets import Named
-from adaptive_rag.knowledge.graph import Reached
 from adaptive_rag.knowledge.indexes import derive, summarise
 from adaptive_rag.knowledge.ingest import Ingestion
 from adaptive_rag.knowledge.keyword import KeywordIndex
+from adaptive_rag.knowledge.search import Searching
 from adaptive_rag.knowledge.upgrade import ACCESS_CONTROL, ENTITIES, get_all, upgrade
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
-
-POST_FILTER_MIN_SHARE = 0.1
-"""Below this share of readable chunks Chroma's own filter is cheaper than over-fetching."""
 
 
 class KnowledgeBaseError(RuntimeError):
@@ -34,7 +27,7 @@ class KnowledgeBaseError(RuntimeError):
     """How a node reports it (core.failures)."""
 
 
-class KnowledgeBase(Ingestion):
+class KnowledgeBase(Ingestion, Searching):
     """One collection: its chunks, their parent sections, and its BM25 index."""
 
     def __init__(
@@ -47,8 +40,6 @@ class KnowledgeBase(Ingestion):
         self.location = where
         self._bm25_dir = bm25 / name
         self._keyword: KeywordIndex | None = None
-        self._asked: tuple[str, list[float]] = ("", [])
-        """The last query embedded: a question's searches within named values reuse it."""
         self._lock = threading.Lock()
         self._chunks = self._collection(name, create=False)
         self._parents = self._collection(f"{name}.parents", create=False)
@@ -142,93 +133,6 @@ class KnowledgeBase(Ingestion):
         """Return the write counter every ingest and delete bumps (keeps BM25 in step)."""
         meta = self._client.get_collection(self.name, embedding_function=None).metadata or {}
         return int(meta.get("revision", 0))
-
-    def vector_search(
-        self, query: str, n: int, where: dict[str, Any] | None = None, reader: Reader | None = None
-    ) -> list[tuple[str, float]]:
-        """Return up to n (chunk id, cosine similarity) pairs the reader may read, best first."""
-        reader = reader or Reader()
-        size = self.count()
-        if size == 0:
-            return []
-        asked, vector = self._asked
-        if asked != query or not vector:
-            vector = self._embeddings.embed_query(query)
-            self._asked = (query, vector)
-        scope = reader.chroma_where()
-        if scope is not None and not where:
-            found = self._post_filtered(vector, n, size, reader)
-            if found is not None:
-                return found
-        where = {"$and": [where, scope]} if where and scope else where or scope
-        return self._nearest(vector, min(n, size), where)
-
-    def _nearest(
-        self, vector: list[float], n: int, where: dict[str, Any] | None
-    ) -> list[tuple[str, float]]:
-        """Return Chroma's n nearest chunks (matching `where`) with their cosine similarity."""
-        found = self._chunks.query(
-            query_embeddings=[vector], n_results=n, where=where or None, include=["distances"]
-        )
-        return [
-            (cid, 1.0 - float(dist))
-            for cid, dist in zip(found["ids"][0], found["distances"][0], strict=True)
-        ]
-
-    def _post_filtered(
-        self, vector: list[float], n: int, size: int, reader: Reader
-    ) -> list[tuple[str, float]] | None:
-        """Search unfiltered and drop what the reader may not read, when that is the cheaper way.
-
-        Chroma's metadata filter costs several unfiltered searches (docs/benchmarks.md, Access).
-        When the reader may read a large enough share, the nearest n/share*2 hits hold their
-        nearest readable ones; if too few come back, None: let Chroma filter.
-        """
-        index = self.keyword_index()  # knows who may read each chunk, at this revision
-        allowed = index.readable(reader)
-        readable = int(allowed.sum())
-        share = readable / max(1, len(index.ids))
-        if share < POST_FILTER_MIN_SHARE:
-            return None
-        want = min(n, readable)
-        hits = [
-            (cid, score)
-            for cid, score in self._nearest(vector, min(size, math.ceil(want / share * 2)), None)
-            if (i := index.position.get(cid)) is not None and allowed[i]
-        ]
-        return hits[:n] if len(hits) >= want else None
-
-    def keyword_search(
-        self, query: str, n: int, reader: Reader | None = None, within: Named | None = None
-    ) -> list[tuple[str, float]]:
-        """Return up to n (chunk id, BM25 score) pairs the reader may read, best first.
-
-        `within`: only among the chunks holding a named value (knowledge.facets).
-        """
-        positions = within.positions if within is not None else None
-        return self.keyword_index().search(query, n, reader or Reader(), positions)
-
-    def named_values(self, question: str) -> list[Named]:
-        """Return the values of the documents' own fields the question names (knowledge.facets)."""
-        return self.keyword_index().facets.named(question)
-
-    def graph_search(
-        self, names: Collection[str], seeds: list[tuple[str, float]], n: int, reader: Reader
-    ) -> list[tuple[str, Reached]]:
-        """Return up to n chunks the entity graph ranks from the seeds (chunk id, weight).
-
-        The walk starts from the seeds and from entity keys (the question's, a hop's bridges:
-        core.entities); only chunks the reader may read are walked through or returned.
-        """
-        index = self.keyword_index()
-        allowed = None if reader.everyone else index.readable(reader)
-        positions = [
-            (p, w)
-            for c, w in seeds
-            if (p := index.position.get(c)) is not None and (allowed is None or allowed[p])
-        ]
-        found = index.graph.walk(positions, set(names), allowed, n)
-        return [(index.ids[r.position], r) for r in found]
 
     def keyword_index(self) -> KeywordIndex:
         """Return the BM25 index and entity graph, rebuilt if the collection changed since."""

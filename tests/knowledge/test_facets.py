@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,9 @@ def test_dates_are_read_in_the_forms_people_write_them() -> None:
         "From 2023-11-24 to November 25, 2023, then 3rd Dec 2023 and 2024年1月5日; not 2023-02-30."
     )
     assert dates_in(text) == {"2023-11-24", "2023-11-25", "2023-12-03", "2024-01-05"}
-    assert dates_in("on October 1st") == set()  # no year: no date
+    more = "sept. 5, 2023, 2023/11/7, 9 MAY 2024 and 2024年2月3号"
+    assert dates_in(more) == {"2023-09-05", "2023-11-07", "2024-05-09", "2024-02-03"}
+    assert dates_in("on October 1st, or in 12023-11-24, or Mayday 5, 2023") == set()
 
 
 def _index(*metas: dict[str, Any]) -> FacetIndex:
@@ -90,6 +93,8 @@ def test_dates_match_however_written_and_filter_on_the_stored_values() -> None:
 def test_chinese_values_common_values_and_the_cap() -> None:
     index = _index(*({"来源": "新华社"} for _ in range(2)), *({"来源": "人民网"} for _ in range(3)))
     assert [v.value for v in index.named("新华社报道了什么？")] == ["新华社"]
+    marked = _index({"来源": "《人民日报》"}, {"来源": "新华社"}, {"来源": "路透社"})
+    assert [v.value for v in marked.named("《人民日报》怎么说？")] == ["《人民日报》"]
     mixed = _index({"来源": "新华社"}, {"来源": "Reuters"}, {"来源": "路透社"}, {"来源": "AP"})
     named = mixed.named("新华社和Reuters报道了什么？")  # scripts meet without a space
     assert sorted(v.value for v in named) == ["Reuters", "新华社"]
@@ -97,6 +102,21 @@ def test_chinese_values_common_values_and_the_cap() -> None:
     many = _index(*({"author": f"Writer{i}"} for i in range(10)))
     question = " ".join(f"Writer{i}" for i in range(10))
     assert len(many.named(question)) == 4
+
+
+def test_only_values_a_question_can_name_are_indexed_and_date_times_are_listed_once() -> None:
+    days = [{"published_at": f"2023-11-24T{h:02d}:00:00+00:00"} for h in range(24)] * 2
+    index = _index(*days, *({"category": "tech", "desk": f"D{i}"} for i in range(60)))
+    assert set(index.values) == {"published_at", "desk"}  # no lower-case words
+    (day,) = index.named("What happened on 24 November 2023?")
+    assert len(day.raw) == 24 and len(day.positions) == 48
+    assert day.where() == {"published_at": {"$in": list(day.raw)}}
+    busy_day = (
+        {"published_at": f"2023-11-25T10:{m:02d}:{s:02d}"} for m in range(2) for s in range(60)
+    )
+    many = _index(*busy_day, *({} for _ in range(200)))
+    (busy,) = many.named("What happened on November 25, 2023?")
+    assert busy.raw == () and busy.where() is None  # searched within by keywords only
 
 
 def test_facets_are_saved_with_the_index_and_an_index_without_them_is_rebuilt(
@@ -171,3 +191,51 @@ def test_one_channel_modes_search_within_named_values_by_that_channel(
     kb.ingest([str(_news(tmp_path))], progress=False)
     docs = HybridRetriever(kb=kb, k=2, mode=mode).invoke("What did Polygon say about Heliora?")
     assert any(d.metadata.get("doc_source") == "Polygon" for d in docs)
+
+
+def test_the_question_is_embedded_once_and_a_failed_embedding_leaves_keyword_searches(
+    open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb: KnowledgeBase = open_kb()
+    kb.ingest([str(_news(tmp_path))], progress=False)
+    asked: list[str] = []
+    embed = kb._embeddings.embed_query
+
+    def counted(text: str) -> list[float]:
+        asked.append(text)
+        return embed(text)
+
+    monkeypatch.setattr(kb._embeddings, "embed_query", counted)
+    question = "Did Polygon and Fortune both report that Heliora raised money?"
+    HybridRetriever(kb=kb, k=4).invoke(question)
+    assert asked == [question]  # two named values, one embedding
+
+    def down(text: str) -> list[float]:
+        asked.append(text)
+        raise ConnectionError("embedding service unreachable")
+
+    monkeypatch.setattr(kb._embeddings, "embed_query", down)
+    asked.clear()
+    docs = HybridRetriever(kb=kb, k=4).invoke(question)
+    assert len(asked) == 1 and {"Polygon", "Fortune"} <= {d.metadata["doc_source"] for d in docs}
+    assert docs[0].metadata["degraded"].endswith("; used the other search alone")
+
+
+def test_a_failed_search_within_is_noted_as_such_and_stale_positions_are_not_searched(
+    open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb: KnowledgeBase = open_kb()
+    kb.ingest([str(_news(tmp_path))], progress=False)
+    (value,) = kb.named_values("What did Polygon say?")
+    stale = replace(value, revision="0")
+    assert kb.keyword_search("Heliora", 5, within=value)
+    assert kb.keyword_search("Heliora", 5, within=stale) == []
+
+    def broken(question: str) -> list[Any]:
+        raise RuntimeError("facet index unreadable")
+
+    monkeypatch.setattr(kb, "named_values", broken)
+    docs = HybridRetriever(kb=kb, k=4).invoke("What did Polygon say about Heliora?")
+    assert docs and docs[0].metadata["degraded"] == (
+        "search within named values failed (RuntimeError: facet index unreadable)"
+    )

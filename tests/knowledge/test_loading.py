@@ -76,6 +76,9 @@ def test_jsonl_fields_the_knowledge_base_owns_are_kept_beside_its_own(tmp_path: 
     }
     (chunk,), _ = chunk_documents([doc], str(path))
     assert chunk.metadata["source"] == str(path) and chunk.metadata["doc_source"] == "The Verge"
+    path.write_text('{"doc_id": "gold-1", "id": "row-7", "text": "beta"}\n')
+    (doc,) = load_file(path)  # a record's own doc_id is never overwritten
+    assert doc.metadata["doc_id"] == "gold-1" and doc.metadata["doc_doc_id"] == "row-7"
 
 
 def test_markdown_front_matter_becomes_the_documents_fields(tmp_path: Path) -> None:
@@ -92,6 +95,9 @@ def test_markdown_front_matter_becomes_the_documents_fields(tmp_path: Path) -> N
         "doc_source": "Wiki",
     }
     assert doc.page_content == "# Heading\n\nBody\n"
+    md.write_bytes("\ufeff---\nauthor: Ada Brook\n---\nBody\n".encode())  # after a BOM too
+    (doc,) = load_file(md)
+    assert doc.metadata["author"] == "Ada Brook" and doc.page_content == "Body\n"
     plain = tmp_path / "b.md"  # no front matter, or not YAML: the text stays whole
     for text in ("# Title\n\n---\nnot: front\n---\n", "---\n: [unclosed\n---\nBody\n"):
         plain.write_text(text)

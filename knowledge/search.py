@@ -1,0 +1,131 @@
+"""The searching half of KnowledgeBase: by meaning, by keywords, within named values, by graph."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+from typing import Any
+
+from adaptive_rag.core.access import Reader
+from adaptive_rag.knowledge.facets import Named
+from adaptive_rag.knowledge.graph import Reached
+from adaptive_rag.knowledge.keyword import KeywordIndex
+from langchain_core.embeddings import Embeddings
+
+POST_FILTER_MIN_SHARE = 0.1
+"""Below this share of readable chunks Chroma's own filter is cheaper than over-fetching."""
+
+
+class Searching:
+    """The searches of a knowledge base; KnowledgeBase provides the stores and the index."""
+
+    _chunks: Any
+    _embeddings: Embeddings
+
+    def count(self) -> int:
+        """Return how many chunks the collection holds (KnowledgeBase asks the store)."""
+        raise NotImplementedError
+
+    def keyword_index(self) -> KeywordIndex:
+        """Return the current BM25 index, graph and facets (KnowledgeBase keeps it)."""
+        raise NotImplementedError
+
+    def embed_query(self, query: str) -> list[float]:
+        """Return the query's embedding, as vector search makes it."""
+        return self._embeddings.embed_query(query)
+
+    def vector_search(
+        self,
+        query: str,
+        n: int,
+        where: dict[str, Any] | None = None,
+        reader: Reader | None = None,
+        vector: list[float] | None = None,
+    ) -> list[tuple[str, float]]:
+        """Return up to n (chunk id, cosine similarity) pairs the reader may read, best first.
+
+        `vector`: the query's embedding when already made (embed_query), so it is made once.
+        """
+        reader = reader or Reader()
+        size = self.count()
+        if size == 0:
+            return []
+        vector = vector or self.embed_query(query)
+        scope = reader.chroma_where()
+        if scope is not None and not where:
+            found = self._post_filtered(vector, n, size, reader)
+            if found is not None:
+                return found
+        where = {"$and": [where, scope]} if where and scope else where or scope
+        return self._nearest(vector, min(n, size), where)
+
+    def _nearest(
+        self, vector: list[float], n: int, where: dict[str, Any] | None
+    ) -> list[tuple[str, float]]:
+        """Return Chroma's n nearest chunks (matching `where`) with their cosine similarity."""
+        found = self._chunks.query(
+            query_embeddings=[vector], n_results=n, where=where or None, include=["distances"]
+        )
+        return [
+            (cid, 1.0 - float(dist))
+            for cid, dist in zip(found["ids"][0], found["distances"][0], strict=True)
+        ]
+
+    def _post_filtered(
+        self, vector: list[float], n: int, size: int, reader: Reader
+    ) -> list[tuple[str, float]] | None:
+        """Search unfiltered and drop what the reader may not read, when that is the cheaper way.
+
+        Chroma's metadata filter costs several unfiltered searches (docs/benchmarks.md, Access).
+        When the reader may read a large enough share, the nearest n/share*2 hits hold their
+        nearest readable ones; if too few come back, None: let Chroma filter.
+        """
+        index = self.keyword_index()  # knows who may read each chunk, at this revision
+        allowed = index.readable(reader)
+        readable = int(allowed.sum())
+        share = readable / max(1, len(index.ids))
+        if share < POST_FILTER_MIN_SHARE:
+            return None
+        want = min(n, readable)
+        hits = [
+            (cid, score)
+            for cid, score in self._nearest(vector, min(size, math.ceil(want / share * 2)), None)
+            if (i := index.position.get(cid)) is not None and allowed[i]
+        ]
+        return hits[:n] if len(hits) >= want else None
+
+    def keyword_search(
+        self, query: str, n: int, reader: Reader | None = None, within: Named | None = None
+    ) -> list[tuple[str, float]]:
+        """Return up to n (chunk id, BM25 score) pairs the reader may read, best first.
+
+        `within`: only among the chunks holding a named value (knowledge.facets).
+        """
+        index = self.keyword_index()
+        if within is not None and within.revision != index.fingerprint:
+            return []  # named at another revision: its positions are not this index's
+        positions = within.positions if within is not None else None
+        return index.search(query, n, reader or Reader(), positions)
+
+    def named_values(self, question: str) -> list[Named]:
+        """Return the values of the documents' own fields the question names (knowledge.facets)."""
+        index = self.keyword_index()
+        return index.facets.named(question, index.fingerprint)
+
+    def graph_search(
+        self, names: Collection[str], seeds: list[tuple[str, float]], n: int, reader: Reader
+    ) -> list[tuple[str, Reached]]:
+        """Return up to n chunks the entity graph ranks from the seeds (chunk id, weight).
+
+        The walk starts from the seeds and from entity keys (the question's, a hop's bridges:
+        core.entities); only chunks the reader may read are walked through or returned.
+        """
+        index = self.keyword_index()
+        allowed = None if reader.everyone else index.readable(reader)
+        positions = [
+            (p, w)
+            for c, w in seeds
+            if (p := index.position.get(c)) is not None and (allowed is None or allowed[p])
+        ]
+        found = index.graph.walk(positions, set(names), allowed, n)
+        return [(index.ids[r.position], r) for r in found]
