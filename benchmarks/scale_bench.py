@@ -19,8 +19,10 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.core.access import access_metadata
+from adaptive_rag.knowledge.facets import FacetIndex
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.knowledge.upgrade import get_all
 from langchain_core.embeddings import Embeddings
 
 VOCAB = [f"w{i}" for i in range(20000)]
@@ -103,6 +105,18 @@ def _graph_size(kb: KnowledgeBase, folder: Path) -> dict[str, Any]:
     }
 
 
+def _facets_cost(kb: KnowledgeBase, folder: Path) -> dict[str, Any]:
+    """Return the facet index's values, its build time over the stored metadata, and meta.json."""
+    metas = get_all(kb._chunks, ["metadatas"])["metadatas"]
+    started = time.perf_counter()
+    facets = FacetIndex.build(metas)
+    return {
+        "facet_values": sum(len(held) for held in facets.values.values()),
+        "facets_build_s": round(time.perf_counter() - started, 2),
+        "index_meta_mb": round(os.path.getsize(folder / "meta.json") / 2**20, 1),
+    }
+
+
 def scale_table(sizes: list[int], dim: int = 384, queries: int = 50) -> list[dict[str, Any]]:
     """Latency of each search mode, and of hybrid with the graph, with graph size and memory."""
     rng = np.random.default_rng(0)
@@ -152,6 +166,7 @@ def scale_table(sizes: list[int], dim: int = 384, queries: int = 50) -> list[dic
                 row[f"{label}_p50_ms"] = round(statistics.median(measured), 1)
                 row[f"{label}_p95_ms"] = round(measured[int(0.95 * (len(measured) - 1))], 1)
             row.update(_graph_size(kb, Path(kb._bm25_dir)))
+            row.update(_facets_cost(kb, Path(kb._bm25_dir)))
             row["max_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
             rows.append(row)
             print(row, flush=True)
