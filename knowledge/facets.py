@@ -33,10 +33,6 @@ MAX_NAMED = 4
 """At most this many named values get a search of their own (the longest first)."""
 MAX_SHARE = 0.5
 """A value held by more than this share of the chunks narrows nothing: never searched within."""
-MAX_RAW = 64
-"""A value stored in more forms than this (a day's many date-times) is searched within by
-keywords only: the vector store's filter would have to list them all."""
-
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
 _MONTHS = (
     "january february march april may june july august september october november december"
@@ -132,17 +128,8 @@ class Named:
     field: str
     value: str
     positions: np.ndarray
-    raw: tuple[str, ...]
-    """The values as stored (a date's date-times), for the vector store's filter."""
     revision: str = ""
     """The keyword index revision `positions` belong to."""
-
-    def where(self) -> dict[str, Any] | None:
-        """Return the vector store's filter for the chunks holding this value.
-
-        None: the value is stored in too many forms to list; it is searched within by keywords.
-        """
-        return {self.field: {"$in": list(self.raw)}} if self.raw else None
 
     @property
     def label(self) -> str:
@@ -153,7 +140,7 @@ class Named:
 class FacetIndex:
     """Per field and value, the positions (as in the keyword index) of the chunks that hold it."""
 
-    def __init__(self, values: dict[str, dict[str, dict[str, Any]]], size: int) -> None:
+    def __init__(self, values: dict[str, dict[str, list[int]]], size: int) -> None:
         self.values = values
         self.size = size
         # the values a question may name, by their first word (Chinese: first two characters)
@@ -171,18 +158,14 @@ class FacetIndex:
     @classmethod
     def build(cls, metas: list[Mapping[str, Any]]) -> FacetIndex:
         """Index the values a question can name (`nameable`) by chunk position, in list order."""
-        found: dict[tuple[str, str], tuple[list[int], dict[str, None]]] = {}
+        found: dict[tuple[str, str], list[int]] = {}
         for position, meta in enumerate(metas):
             for field, value in descriptive(meta):
-                at, raw = found.setdefault((field, value), ([], {}))
-                at.append(position)
-                if len(raw) <= MAX_RAW:
-                    raw[meta[field]] = None
-        values: dict[str, dict[str, dict[str, Any]]] = {}
-        for (field, value), (at, raw) in found.items():
+                found.setdefault((field, value), []).append(position)
+        values: dict[str, dict[str, list[int]]] = {}
+        for (field, value), at in found.items():
             if nameable(value, len(at), len(metas)):
-                forms = list(raw) if len(raw) <= MAX_RAW else []
-                values.setdefault(field, {})[value] = {"at": at, "raw": forms}
+                values.setdefault(field, {})[value] = at
         return cls(values, len(metas))
 
     def to_json(self) -> dict[str, Any]:
@@ -214,9 +197,8 @@ class FacetIndex:
                 taken.append(span)
             elif value not in days:  # a date may be written another way: dates_in reads it
                 continue
-            held = self.values[field][value]
-            at = np.asarray(held["at"], dtype=np.int64)
-            named.append(Named(field, value, at, tuple(held["raw"]), revision))
+            at = np.asarray(self.values[field][value], dtype=np.int64)
+            named.append(Named(field, value, at, revision))
             if len(named) == MAX_NAMED:
                 break
         return named

@@ -94,22 +94,36 @@ class KeywordIndex:
                 mask = mask | self._shared[group]
         return np.asarray(mask, dtype=np.float32)
 
-    def search(
-        self, query: str, n: int, reader: Reader, within: np.ndarray | None = None
-    ) -> list[tuple[str, float]]:
-        """Return up to n (id, score) pairs the reader may read, with a positive score.
+    def search_within(
+        self, query: str, n: int, reader: Reader, groups: list[np.ndarray | None]
+    ) -> list[list[tuple[str, float]]]:
+        """Return, per group of positions (a named value's chunks), its best n (id, score) pairs.
 
-        `within`: only the chunks at these positions (a named facet value's) are searched.
+        The query is scored once for all groups; a group of None gets nothing.
         """
+        tokens = tokenize(query)
+        if not self.ids or not tokens or all(g is None for g in groups):
+            return [[] for _ in groups]
+        scores = self._retriever.get_scores(tokens)
+        if not reader.everyone:
+            scores = scores * self.readable(reader)
+        found: list[list[tuple[str, float]]] = []
+        for positions in groups:
+            inside = positions[scores[positions] > 0] if positions is not None else positions
+            if inside is None or not len(inside):
+                found.append([])
+                continue
+            best = inside[np.argsort(-scores[inside], kind="stable")[:n]]
+            found.append([(self.ids[int(i)], float(scores[i])) for i in best])
+        return found
+
+    def search(self, query: str, n: int, reader: Reader) -> list[tuple[str, float]]:
+        """Return up to n (id, score) pairs the reader may read, with a positive score."""
         tokens = tokenize(query)
         if not self.ids or not tokens:
             return []
         n = min(n, len(self.ids))
         mask = None if reader.everyone else self.readable(reader)
-        if within is not None:
-            inside = np.zeros(len(self.ids), dtype=np.float32)
-            inside[within] = 1.0
-            mask = inside if mask is None else mask * inside
         results, scores = self._retriever.retrieve(
             [tokens], k=n, show_progress=False, weight_mask=mask
         )

@@ -21,16 +21,12 @@ from adaptive_rag.core.entities import entities_of
 from adaptive_rag.core.secrets import describe
 from adaptive_rag.knowledge.facets import Named
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
+from adaptive_rag.knowledge.search import NEAREST_WITHIN, matches
 from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
-
-
-def matches(meta: dict[str, Any], where: dict[str, Any] | None) -> bool:
-    """Return whether metadata equals every key of a simple equality filter."""
-    return not where or all(meta.get(key) == value for key, value in where.items())
 
 
 def chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -80,7 +76,8 @@ class HybridRetriever(BaseRetriever):
         channel_hits: dict[str, dict[str, tuple[int, float]]] = {}
         failures: list[str] = []  # a search channel down: the other served alone
         skipped: list[str] = []  # an addition (graph, facets) down: searched without it
-        vector = self._search(query, rankings, channel_hits, failures)
+        named = self._named(query, skipped)
+        vector, nearest = self._search(query, rankings, channel_hits, failures, bool(named))
         fused = reciprocal_rank_fusion(rankings)
         # both channels put it in their top 3: a free, strong relevance signal (see retrieve node)
         agreed = (
@@ -101,9 +98,11 @@ class HybridRetriever(BaseRetriever):
                 }
                 fused = reciprocal_rank_fusion(rankings)
         within: dict[str, str] = {}
-        if self.facets and fused:
+        if named and fused:
             try:
-                faceted = self._within_named(query, vector, "keyword" in channel_hits)
+                faceted = self._within_named(
+                    query, named, vector, nearest, "keyword" in channel_hits
+                )
             except Exception as exc:  # an addition too: without it, search as before
                 skipped.append(f"search within named values failed ({describe(exc)})")
             else:
@@ -143,24 +142,40 @@ class HybridRetriever(BaseRetriever):
                 )
         return self._widen(docs) if self.small_to_big else docs
 
+    def _named(self, query: str, skipped: list[str]) -> list[Named]:
+        """Return the values of the documents' fields the query names (none with facets off)."""
+        if not self.facets:
+            return []
+        try:
+            return self.kb.named_values(query)
+        except Exception as exc:  # an addition: without it, search as before
+            skipped.append(f"search within named values failed ({describe(exc)})")
+            return []
+
     def _search(
         self,
         query: str,
         rankings: list[list[str]],
         hits: dict[str, dict[str, tuple[int, float]]],
         failures: list[str],
-    ) -> list[float] | None:
-        """Run the vector and keyword channels; return the query's embedding (None: none made).
+        deep: bool,
+    ) -> tuple[list[float] | None, list[tuple[str, float]]]:
+        """Run the vector and keyword channels; return the query's embedding and nearest chunks.
 
-        A channel that fails is noted in `failures` when the other can serve (hybrid mode).
+        With `deep`, the vector search reads NEAREST_WITHIN chunks (the searches within named
+        values choose from them) and ranks its first fetch_k. A channel that fails is noted in
+        `failures` when the other can serve (hybrid mode); no embedding then gives None.
         """
         vector: list[float] | None = None
+        nearest: list[tuple[str, float]] = []
 
         def by_meaning() -> list[tuple[str, float]]:
-            nonlocal vector
+            nonlocal vector, nearest
             vector = self.kb.embed_query(query)
+            depth = max(self.fetch_k, NEAREST_WITHIN) if deep else self.fetch_k
             where = chroma_where(self.metadata_filter)
-            return self.kb.vector_search(query, self.fetch_k, where, self.reader, vector)
+            nearest = self.kb.vector_search(query, depth, where, self.reader, vector)
+            return nearest[: self.fetch_k]
 
         channels: dict[str, Callable[[], list[tuple[str, float]]]] = {
             "vector": by_meaning,
@@ -179,34 +194,46 @@ class HybridRetriever(BaseRetriever):
                 continue
             rankings.append([cid for cid, _ in found])
             hits[name] = {cid: (rank, score) for rank, (cid, score) in enumerate(found, start=1)}
-        return vector
+        return vector, nearest
 
     def _keyword_depth(self) -> int:
         """BM25 hits to fetch: more when a metadata filter will drop some after the search."""
         return self.fetch_k * (3 if self.metadata_filter else 1)
 
     def _within_named(
-        self, query: str, vector: list[float] | None, keyword: bool
+        self,
+        query: str,
+        named: list[Named],
+        vector: list[float] | None,
+        nearest: list[tuple[str, float]],
+        keyword: bool,
     ) -> list[tuple[Named, list[tuple[str, float]]]]:
         """Search within each value the question names; one fused ranking per value.
 
         Each channel that served the question's own search serves these too: by meaning with
-        the query's embedding already made (`vector`), by keywords (`keyword`).
+        the query's embedding and nearest chunks already found, by keywords (`keyword`) with the
+        query scored once.
         """
-        rankings = []
-        for value in self.kb.named_values(query):
-            found = []
-            where = value.where()
-            if vector is not None and where is not None:
-                if self.metadata_filter:
-                    where = {"$and": [where, chroma_where(self.metadata_filter)]}
-                found.append(self.kb.vector_search(query, self.fetch_k, where, self.reader, vector))
-            if keyword:
-                depth = self._keyword_depth()
-                found.append(self.kb.keyword_search(query, depth, self.reader, value))
-            fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in found])
-            rankings.append((value, fused[: self.fetch_k]))
-        return rankings
+        found: list[list[list[tuple[str, float]]]] = [[] for _ in named]
+        if vector is not None:
+            by_meaning = self.kb.vector_search_within(
+                vector, self.fetch_k, named, nearest, self.reader, self.metadata_filter
+            )
+            for rankings, ranking in zip(found, by_meaning, strict=True):
+                rankings.append(ranking)
+        if keyword:
+            by_words = self.kb.keyword_search_within(
+                query, self._keyword_depth(), self.reader, named
+            )
+            for rankings, ranking in zip(found, by_words, strict=True):
+                rankings.append(ranking)
+        fused = [
+            reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in rankings])
+            for rankings in found
+        ]
+        return [
+            (value, ranking[: self.fetch_k]) for value, ranking in zip(named, fused, strict=True)
+        ]
 
     def _walk(
         self, query: str, seeds: list[str]

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
+import numpy as np
 from adaptive_rag.core.access import Reader
 from adaptive_rag.knowledge.facets import Named
 from adaptive_rag.knowledge.graph import Reached
 from adaptive_rag.knowledge.keyword import KeywordIndex
 from langchain_core.embeddings import Embeddings
 
+
+def matches(meta: Mapping[str, Any], where: dict[str, Any] | None) -> bool:
+    """Return whether metadata equals every key of a simple equality filter."""
+    return not where or all(meta.get(key) == value for key, value in where.items())
+
+
 POST_FILTER_MIN_SHARE = 0.1
 """Below this share of readable chunks Chroma's own filter is cheaper than over-fetching."""
+EXACT_WITHIN = 64
+"""A named value held by at most this many chunks is searched by meaning among them all."""
+NEAREST_WITHIN = 200
+"""The nearest chunks a larger named value's own ranking by meaning is read from."""
 
 
 class Searching:
@@ -95,17 +106,82 @@ class Searching:
         return hits[:n] if len(hits) >= want else None
 
     def keyword_search(
-        self, query: str, n: int, reader: Reader | None = None, within: Named | None = None
+        self, query: str, n: int, reader: Reader | None = None
     ) -> list[tuple[str, float]]:
-        """Return up to n (chunk id, BM25 score) pairs the reader may read, best first.
+        """Return up to n (chunk id, BM25 score) pairs the reader may read, best first."""
+        return self.keyword_index().search(query, n, reader or Reader())
 
-        `within`: only among the chunks holding a named value (knowledge.facets).
+    def keyword_search_within(
+        self, query: str, n: int, reader: Reader, values: list[Named]
+    ) -> list[list[tuple[str, float]]]:
+        """Return, per named value, its best n chunks by BM25 (the query scored once).
+
+        A value named at another revision gets nothing: its positions are not this index's.
         """
-        index = self.keyword_index()
-        if within is not None and within.revision != index.fingerprint:
-            return []  # named at another revision: its positions are not this index's
-        positions = within.positions if within is not None else None
-        return index.search(query, n, reader or Reader(), positions)
+        index = self._index_at(values[0].revision if values else "")
+        groups = [v.positions if v.revision == index.fingerprint else None for v in values]
+        return index.search_within(query, n, reader, groups)
+
+    def vector_search_within(
+        self,
+        vector: list[float],
+        n: int,
+        values: list[Named],
+        nearest: list[tuple[str, float]],
+        reader: Reader,
+        where: dict[str, Any] | None = None,
+    ) -> list[list[tuple[str, float]]]:
+        """Return, per named value, its best n chunks by meaning that the reader may read.
+
+        A value of at most EXACT_WITHIN chunks is searched among them all (their stored vectors
+        compared with the query's, those the reader may read and whose metadata equal `where`'s);
+        a larger one is read from `nearest`, the question's own deeper search (NEAREST_WITHIN
+        hits, filtered the same way).
+        """
+        index = self._index_at(values[0].revision if values else "")
+        found: list[list[tuple[str, float]]] = []
+        for value in values:
+            if value.revision != index.fingerprint:
+                found.append([])
+            elif len(value.positions) <= EXACT_WITHIN:
+                found.append(self._nearest_among(vector, value, index, reader, where, n))
+            else:
+                held = set(value.positions.tolist())
+                inside = [(c, s) for c, s in nearest if index.position.get(c, -1) in held]
+                found.append(inside[:n])
+        return found
+
+    def _nearest_among(
+        self,
+        vector: list[float],
+        value: Named,
+        index: KeywordIndex,
+        reader: Reader,
+        where: dict[str, Any] | None,
+        n: int,
+    ) -> list[tuple[str, float]]:
+        """Return a small value's n chunks nearest the query (cosine) that the reader may read."""
+        allowed = None if reader.everyone else index.readable(reader)
+        ids = [index.ids[int(p)] for p in value.positions if allowed is None or allowed[int(p)]]
+        if not ids:
+            return []
+        got = self._chunks.get(ids=ids, include=["embeddings", "metadatas"])
+        keep = [i for i, meta in enumerate(got["metadatas"]) if matches(meta or {}, where)]
+        if not keep:
+            return []
+        rows = np.asarray([got["embeddings"][i] for i in keep], dtype=np.float32)
+        query = np.asarray(vector, dtype=np.float32)
+        norms = np.linalg.norm(rows, axis=1) * (np.linalg.norm(query) or 1.0)
+        cosine = rows @ query / np.where(norms > 0, norms, 1.0)
+        order = np.argsort(-cosine, kind="stable")[:n]
+        return [(str(got["ids"][keep[i]]), float(cosine[i])) for i in order]
+
+    def _index_at(self, revision: str) -> KeywordIndex:
+        """Return the keyword index, without asking the store when the one held is at `revision`."""
+        held: KeywordIndex | None = getattr(self, "_keyword", None)
+        if held is not None and held.fingerprint == revision:
+            return held
+        return self.keyword_index()
 
     def named_values(self, question: str) -> list[Named]:
         """Return the values of the documents' own fields the question names (knowledge.facets)."""
