@@ -176,12 +176,12 @@ def bench_grounding(
     typer.echo(table(gb.measure(answers, chunk_chars)))
 
 
-if __name__ == "__main__":
-    bench()
-
-
 def _emit(text: str, out: Path | None) -> None:
     """Print a benchmark's tables, and also write them to `out` when one is given."""
     typer.echo(text)
     if out:
         out.write_text(text)
+
+
+if __name__ == "__main__":
+    bench()

@@ -48,3 +48,16 @@ def test_latency_at_scale_runs_offline(bench_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "### Latency at scale" in result.output and "| 200 |" in result.output
+
+
+def test_the_script_writes_its_tables_where_asked(tmp_path: Path) -> None:
+    out = tmp_path / "scale.md"
+    subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench.py"), "retrieval", "--no-recall", "--sets", ""]
+        + ["--sizes", "200", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
+    assert "| 200 |" in out.read_text()
