@@ -37,6 +37,13 @@ def eval_run(
     seed: Annotated[
         int, typer.Option(help="Seed of the sample (13: the sample the reported figures use).")
     ] = 13,
+    kinds: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated question kinds to sample from (e.g. multihop_rag's"
+            " inference_query,comparison_query); all when empty."
+        ),
+    ] = "",
     settings: Settings = None,
 ) -> None:
     """Run the adaptive graph and its baselines on the same questions, interleaved."""
@@ -52,6 +59,7 @@ def eval_run(
             sample,
             seed=seed,
             corpus=corpus,
+            kinds=tuple(k.strip() for k in kinds.split(",") if k.strip()),
             context=settings_from_pairs(settings),
         )
     except (ValueError, FileNotFoundError) as exc:

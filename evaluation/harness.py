@@ -18,7 +18,13 @@ from adaptive_rag.evaluation.baselines import (
 )
 from adaptive_rag.evaluation.data import corpus_to_jsonl, read_jsonl
 from adaptive_rag.evaluation.scoring import score
-from adaptive_rag.evaluation.sets import KB_DESCRIPTIONS, EvalSet, load_eval_set, pick
+from adaptive_rag.evaluation.sets import (
+    KB_DESCRIPTIONS,
+    EvalSet,
+    load_eval_set,
+    of_kinds,
+    pick,
+)
 from adaptive_rag.graph.builder import build_graph
 from adaptive_rag.knowledge.sources import source_texts
 from adaptive_rag.knowledge.store import KnowledgeBase
@@ -43,20 +49,22 @@ def run_eval(
     sample: bool = False,
     seed: int = 13,
     corpus: Path | None = None,
+    kinds: tuple[str, ...] = (),
     services: Services | None = None,
     context: dict[str, Any] | None = None,
     progress: bool = True,
 ) -> Path:
     """Run each configuration on each question (interleaved), appending to results.jsonl.
 
-    Finished (config, question) pairs are skipped, so an interrupted run resumes.
+    Finished (config, question) pairs are skipped, so an interrupted run resumes. `kinds`:
+    only questions of these kinds (a set's question types) are sampled from.
     """
     from tqdm import tqdm
 
     unknown = set(configs) - set(CONFIGS)
     if unknown:
         raise ValueError(f"unknown configurations {sorted(unknown)}; use {', '.join(CONFIGS)}")
-    data = load_eval_set(dataset, corpus)
+    data = of_kinds(load_eval_set(dataset, corpus), kinds)
     out_dir.mkdir(parents=True, exist_ok=True)
     effective = asdict(Context(**(context or {})))  # defaults too: they change between versions
     record_settings(out_dir, data.name, {k: v for k, v in effective.items() if k != "kb_path"})

@@ -91,6 +91,18 @@ def load_eval_set(name: str, corpus: Path | None = None) -> EvalSet:
     return EvalSet(path.stem, qs, read_jsonl(corpus))
 
 
+def of_kinds(data: EvalSet, kinds: tuple[str, ...]) -> EvalSet:
+    """Keep only the questions of these kinds (all with none); an unknown kind is refused."""
+    if not kinds:
+        return data
+    held = sorted({q["kind"] for q in data.questions})
+    unknown = sorted(set(kinds) - set(held))
+    if unknown:
+        raise ValueError(f"{data.name} has no questions of kind {unknown}; its kinds: {held}")
+    kept = [q for q in data.questions if q["kind"] in kinds]
+    return EvalSet(data.name, kept, data.corpus)
+
+
 def canard_rows() -> list[dict[str, Any]]:
     """Return the CANARD follow-ups: history (alternating turns), question, gold rewrite."""
     return read_jsonl(eval_data_dir() / "canard" / "canard_dev_300.jsonl")

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 from adaptive_rag.evaluation.aggregate import bootstrap_interval, paired, quality
 from adaptive_rag.evaluation.metrics import contains
 from adaptive_rag.evaluation.scoring import answer_text, score
-from adaptive_rag.evaluation.sets import pick, question
+from adaptive_rag.evaluation.sets import EvalSet, of_kinds, pick, question
 from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
 
 
@@ -68,6 +69,17 @@ def test_samples_are_seeded_and_stratified_by_kind() -> None:
     assert [q["id"] for q in first] == [q["id"] for q in again] and len(first) == 40
     kinds = [q["kind"] for q in first]
     assert kinds.count("null_query") == 8 and kinds.count("temporal") >= 1
+
+
+def test_kinds_narrow_the_set_and_an_unknown_kind_is_refused() -> None:
+    qs = [question(str(i), "q", ["a"], [], False, "inference") for i in range(5)]
+    qs += [question(f"n{i}", "q", ["a"], [], True, "null_query") for i in range(3)]
+    data = EvalSet("d", qs, [])
+    assert of_kinds(data, ()) is data
+    kept = of_kinds(data, ("inference",))
+    assert {q["kind"] for q in kept.questions} == {"inference"} and len(kept.questions) == 5
+    with pytest.raises(ValueError, match="temporal"):
+        of_kinds(data, ("inference", "temporal"))
 
 
 def _record(qid: str, config: str, acc: float, impossible: bool = False) -> dict[str, Any]:
