@@ -143,7 +143,7 @@ class FacetIndex:
     def __init__(self, values: dict[str, dict[str, list[int]]], size: int) -> None:
         self.values = values
         self.size = size
-        # the values a question may name, by their first word (Chinese: first two characters)
+        # the values a question may name, by their first two words (Chinese: two characters)
         # and dates by date, so a question is matched against the few values that can stand in
         # it, not against all of them
         self._by_start: dict[str, list[tuple[str, str]]] = {}
@@ -154,6 +154,7 @@ class FacetIndex:
                     self._by_date.setdefault(value, []).append((field, value))
                 elif start := _start(value):
                     self._by_start.setdefault(start, []).append((field, value))
+        self._positions: dict[tuple[str, str], np.ndarray] = {}  # made when first named
 
     @classmethod
     def build(cls, metas: list[Mapping[str, Any]]) -> FacetIndex:
@@ -197,7 +198,11 @@ class FacetIndex:
                 taken.append(span)
             elif value not in days:  # a date may be written another way: dates_in reads it
                 continue
-            at = np.asarray(self.values[field][value], dtype=np.int64)
+            at = self._positions.get((field, value))
+            if at is None:
+                at = np.asarray(self.values[field][value], dtype=np.int64)
+                at.flags.writeable = False  # shared by every question that names the value
+                self._positions[(field, value)] = at
             named.append(Named(field, value, at, revision))
             if len(named) == MAX_NAMED:
                 break
@@ -205,20 +210,22 @@ class FacetIndex:
 
 
 def _start(value: str) -> str:
-    """Return the key a value is looked up by: its first word (Chinese: first two characters).
+    """Return the key a value is looked up by: its first two words (Chinese: two characters).
 
-    Leading marks are passed over: 《人民日报》 is looked up by 人民.
+    Leading marks are passed over: 《人民日报》 is looked up by 人民. Two words, not one, so that
+    values sharing a first word ("The Verge", "The Guardian") are not all candidates at once.
     """
     value = value[next((i for i, c in enumerate(value) if c.isalnum()), 0) :]
     if _CJK.match(value):
         return value[:2]
-    first = _WORD.search(_CJK.sub(" ", value))
-    return first.group() if first else ""
+    return " ".join(_WORD.findall(_CJK.sub(" ", value))[:2])
 
 
 def _starts(text: str) -> set[str]:
     """Return every key (`_start`) a value standing in the text can have."""
-    keys = set(_WORD.findall(_CJK.sub(" ", text)))
+    words = _WORD.findall(_CJK.sub(" ", text))
+    keys = set(words)
+    keys.update(f"{first} {second}" for first, second in zip(words, words[1:], strict=False))
     keys.update(text[i : i + 2] for i in range(len(text) - 1) if _CJK.match(text[i]))
     return keys
 

@@ -21,7 +21,7 @@ from adaptive_rag.core.entities import entities_of
 from adaptive_rag.core.secrets import describe
 from adaptive_rag.knowledge.facets import Named
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
-from adaptive_rag.knowledge.search import NEAREST_WITHIN, matches
+from adaptive_rag.knowledge.search import EXACT_WITHIN, NEAREST_WITHIN, matches
 from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
@@ -77,7 +77,8 @@ class HybridRetriever(BaseRetriever):
         failures: list[str] = []  # a search channel down: the other served alone
         skipped: list[str] = []  # an addition (graph, facets) down: searched without it
         named = self._named(query, skipped)
-        vector, nearest = self._search(query, rankings, channel_hits, failures, bool(named))
+        deep = any(len(value.positions) > EXACT_WITHIN for value in named)
+        vector, nearest = self._search(query, rankings, channel_hits, failures, deep)
         fused = reciprocal_rank_fusion(rankings)
         # both channels put it in their top 3: a free, strong relevance signal (see retrieve node)
         agreed = (
@@ -162,8 +163,9 @@ class HybridRetriever(BaseRetriever):
     ) -> tuple[list[float] | None, list[tuple[str, float]]]:
         """Run the vector and keyword channels; return the query's embedding and nearest chunks.
 
-        With `deep`, the vector search reads NEAREST_WITHIN chunks (the searches within named
-        values choose from them) and ranks its first fetch_k. A channel that fails is noted in
+        With `deep` (a named value too large to search among all its chunks), the vector search
+        reads NEAREST_WITHIN chunks (that value's search chooses from them) and ranks its first
+        fetch_k. A channel that fails is noted in
         `failures` when the other can serve (hybrid mode); no embedding then gives None.
         """
         vector: list[float] | None = None

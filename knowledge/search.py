@@ -165,8 +165,12 @@ class Searching:
         ids = [index.ids[int(p)] for p in value.positions if allowed is None or allowed[int(p)]]
         if not ids:
             return []
-        got = self._chunks.get(ids=ids, include=["embeddings", "metadatas"])
-        keep = [i for i, meta in enumerate(got["metadatas"]) if matches(meta or {}, where)]
+        if where:
+            got = self._chunks.get(ids=ids, include=["embeddings", "metadatas"])
+            keep = [i for i, meta in enumerate(got["metadatas"]) if matches(meta or {}, where)]
+        else:
+            got = self._chunks.get(ids=ids, include=["embeddings"])
+            keep = list(range(len(got["ids"])))
         if not keep:
             return []
         rows = np.asarray([got["embeddings"][i] for i in keep], dtype=np.float32)

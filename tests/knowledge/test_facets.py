@@ -72,6 +72,17 @@ def test_a_question_names_values_as_written_longest_first() -> None:
     assert [v.value for v in topics.named("Which sports technology uses 5G?")] == ["5G"]
     (value,) = index.named("What did Wired say?")
     assert value.label == "publisher: Wired" and list(value.positions) == [2]
+    marked = _index({"publisher": "Yahoo! News"}, {"publisher": "Yahoo"}, {"publisher": "Fox"})
+    assert [v.value for v in marked.named("Did Yahoo! News report it?")] == ["Yahoo! News"]
+
+
+def test_values_sharing_a_first_word_are_told_apart_by_their_second() -> None:
+    index = _index(*({"author": f"Author {i}"} for i in range(300)))
+    assert [v.value for v in index.named("What did Author 17 and Author 205 write?")] == [
+        "Author 205",
+        "Author 17",
+    ]
+    assert max(len(pairs) for pairs in index._by_start.values()) == 1
 
 
 def test_dates_match_however_written_whatever_the_stored_time() -> None:
