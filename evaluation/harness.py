@@ -67,7 +67,10 @@ def run_eval(
     data = of_kinds(load_eval_set(dataset, corpus), kinds)
     out_dir.mkdir(parents=True, exist_ok=True)
     effective = asdict(Context(**(context or {})))  # defaults too: they change between versions
-    record_settings(out_dir, data.name, {k: v for k, v in effective.items() if k != "kb_path"})
+    recorded = {k: v for k, v in effective.items() if k != "kb_path"}
+    if kinds:  # only when narrowed, so folders from before --kinds still resume
+        recorded["kinds"] = sorted(kinds)
+    record_settings(out_dir, data.name, recorded)
     results = out_dir / "results.jsonl"
     done = finished(results)
     embedding_model = (context or {}).get("embedding_model", "auto")

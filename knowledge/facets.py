@@ -175,8 +175,12 @@ class FacetIndex:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> FacetIndex:
-        """Read what `to_json` wrote."""
-        return cls(dict(data["values"]), int(data["size"]))
+        """Read what `to_json` wrote; ValueError for any other form (the index is rebuilt)."""
+        values = dict(data["values"])
+        for held in values.values():
+            if not all(isinstance(at, list) for at in held.values()):
+                raise ValueError("facet positions saved in another form")
+        return cls(values, int(data["size"]))
 
     def named(self, question: str, revision: str = "") -> list[Named]:
         """Return the values the question names (at most MAX_NAMED, longest first).

@@ -19,9 +19,10 @@ from typing import Any, Literal
 from adaptive_rag.core.access import Reader
 from adaptive_rag.core.entities import entities_of
 from adaptive_rag.core.secrets import describe
+from adaptive_rag.knowledge import search
 from adaptive_rag.knowledge.facets import Named
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
-from adaptive_rag.knowledge.search import EXACT_WITHIN, NEAREST_WITHIN, matches
+from adaptive_rag.knowledge.search import matches
 from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
@@ -77,7 +78,7 @@ class HybridRetriever(BaseRetriever):
         failures: list[str] = []  # a search channel down: the other served alone
         skipped: list[str] = []  # an addition (graph, facets) down: searched without it
         named = self._named(query, skipped)
-        deep = any(len(value.positions) > EXACT_WITHIN for value in named)
+        deep = any(len(value.positions) > search.EXACT_WITHIN for value in named)
         vector, nearest = self._search(query, rankings, channel_hits, failures, deep)
         fused = reciprocal_rank_fusion(rankings)
         # both channels put it in their top 3: a free, strong relevance signal (see retrieve node)
@@ -174,7 +175,7 @@ class HybridRetriever(BaseRetriever):
         def by_meaning() -> list[tuple[str, float]]:
             nonlocal vector, nearest
             vector = self.kb.embed_query(query)
-            depth = max(self.fetch_k, NEAREST_WITHIN) if deep else self.fetch_k
+            depth = max(self.fetch_k, search.NEAREST_WITHIN) if deep else self.fetch_k
             where = chroma_where(self.metadata_filter)
             nearest = self.kb.vector_search(query, depth, where, self.reader, vector)
             return nearest[: self.fetch_k]
@@ -184,11 +185,11 @@ class HybridRetriever(BaseRetriever):
             # BM25 filters by reader itself; other metadata: over-fetch, then keep what matches
             "keyword": lambda: self.kb.keyword_search(query, self._keyword_depth(), self.reader),
         }
-        for name, search in channels.items():
+        for name, run in channels.items():
             if self.mode not in ("hybrid", name):
                 continue
             try:
-                found = search()
+                found = run()
             except Exception as exc:  # one channel down (embedding model, index): use the other
                 if self.mode != "hybrid" or failures:
                     raise

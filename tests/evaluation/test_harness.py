@@ -98,6 +98,8 @@ def test_runs_three_configurations_resumes_and_reports(
     )  # resumed
     with pytest.raises(ValueError, match="use another --out"):  # other settings, same folder
         run_eval(str(questions), out, corpus=corpus, context={"k": 2}, progress=False)
+    with pytest.raises(ValueError, match="use another --out"):  # a narrowed sample, same folder
+        run_eval(str(questions), out, corpus=corpus, kinds=("answerable",), progress=False)
     summary = {r["config"]: r for r in summarize(records)}
     assert (
         summary["single"]["calls_median"] == 1

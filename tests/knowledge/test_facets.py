@@ -131,6 +131,9 @@ def test_facets_are_saved_with_the_index_and_an_index_without_them_is_rebuilt(
     del meta["facets"]
     (tmp_path / "bm25" / "meta.json").write_text(json.dumps(meta))
     assert KeywordIndex.load(tmp_path / "bm25") is None
+    meta["facets"] = {"values": {"publisher": {"Wired": {"at": [0], "raw": []}}}, "size": 2}
+    (tmp_path / "bm25" / "meta.json").write_text(json.dumps(meta))
+    assert KeywordIndex.load(tmp_path / "bm25") is None  # positions in an older form: rebuilt
 
 
 def _news(folder: Path) -> Path:
@@ -149,14 +152,27 @@ def _news(folder: Path) -> Path:
 
 
 @pytest.fixture(params=["among its chunks", "among the nearest"])
-def exact_within(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Search within a value among all its chunks, or (as for a large value) the nearest."""
+def exact_within(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Search within a value among all its chunks, or (as for a large value) the nearest.
+
+    Returns the depths the vector searches were asked for.
+    """
+    depths: list[int] = []
+    searched = search.Searching.vector_search
+
+    def vector_search(self: Any, query: str, n: int, *args: Any, **kwargs: Any) -> Any:
+        depths.append(n)
+        return searched(self, query, n, *args, **kwargs)
+
+    monkeypatch.setattr(search.Searching, "vector_search", vector_search)
     if request.param == "among the nearest":
         monkeypatch.setattr(search, "EXACT_WITHIN", 0)
+        monkeypatch.setattr(search, "NEAREST_WITHIN", 7)
+    return depths
 
 
 def test_a_question_naming_publishers_finds_each_publishers_story(
-    open_kb: Any, tmp_path: Path, exact_within: None
+    open_kb: Any, tmp_path: Path, exact_within: list[int]
 ) -> None:
     kb: KnowledgeBase = open_kb()
     kb.ingest([str(_news(tmp_path))], progress=False)
@@ -164,7 +180,8 @@ def test_a_question_naming_publishers_finds_each_publishers_story(
     assert stored.metadata["doc_source"] == "The Age"  # a record's `source` is kept beside ours
     assert stored.metadata["source"].endswith("news.jsonl")
     question = "Did Polygon and Fortune both report that Heliora raised money for a reactor?"
-    docs = HybridRetriever(kb=kb, k=3).invoke(question)
+    docs = HybridRetriever(kb=kb, k=3, fetch_k=5).invoke(question)
+    assert exact_within == [5 if search.EXACT_WITHIN else 7]  # deeper only for a large value
     assert {d.metadata.get("doc_source") for d in docs[:3]} >= {"Polygon", "Fortune"}
     named = {d.metadata["named_value"] for d in docs if d.metadata["facet_rank"]}
     assert named <= {"doc_source: Polygon", "doc_source: Fortune"} and named
@@ -175,7 +192,7 @@ def test_a_question_naming_publishers_finds_each_publishers_story(
 
 
 def test_a_search_within_a_named_value_keeps_to_what_the_reader_may_read(
-    open_kb: Any, tmp_path: Path, exact_within: None
+    open_kb: Any, tmp_path: Path, exact_within: list[int]
 ) -> None:
     kb: KnowledgeBase = open_kb()
     path = _news(tmp_path / "public")
@@ -188,6 +205,21 @@ def test_a_search_within_a_named_value_keeps_to_what_the_reader_may_read(
     for reader, sees in ((Reader(user="bob"), False), (Reader(user="alice"), True)):
         docs = HybridRetriever(kb=kb, k=10, reader=reader).invoke(question)
         assert any(d.metadata["source"] == str(secret) for d in docs) is sees
+    # the searches within themselves, before the retriever's last check of who may read
+    (polygon,) = kb.named_values(question)
+    hidden = {str(i) for i in kb._chunks.get(where={"owner": "alice"}, include=[])["ids"]}
+    vector = kb.embed_query(question)
+    for reader, sees in ((Reader(user="bob"), False), (Reader(user="alice"), True)):
+        nearest = kb.vector_search(question, 50, None, reader, vector)
+        (by_meaning,) = kb.vector_search_within(vector, 10, [polygon], nearest, reader)
+        (by_words,) = kb.keyword_search_within(question, 10, reader, [polygon])
+        for found in (by_meaning, by_words):
+            assert found and bool({cid for cid, _ in found} & hidden) is sees
+    if search.EXACT_WITHIN:  # a metadata filter holds among a small value's chunks too
+        (titled,) = kb.vector_search_within(
+            vector, 10, [polygon], [], Reader(), {"title": "Item 3"}
+        )
+        assert [kb.get([cid])[0].metadata["title"] for cid, _ in titled] == ["Item 3"]
 
 
 @pytest.mark.parametrize("mode", ["vector", "keyword"])
