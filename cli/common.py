@@ -46,6 +46,11 @@ Settings = Annotated[
 OutDir = Annotated[Path, typer.Option("--out", help="Run folder (results resume from it).")]
 
 
+def listed(text: str) -> tuple[str, ...]:
+    """Return the items of a comma-separated option, stripped, empty ones dropped."""
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
 def fail(message: str, code: int) -> typer.Exit:
     """Print an actionable error and return the exit to raise."""
     typer.secho(f"error: {redact(message)}", fg=typer.colors.RED, err=True)

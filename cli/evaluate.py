@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from adaptive_rag.cli.common import EXIT_BAD_CONFIG, OutDir, Settings, app, fail
+from adaptive_rag.cli.common import EXIT_BAD_CONFIG, OutDir, Settings, app, fail, listed
 from adaptive_rag.cli.settings import settings_from_pairs
 
 evaluate = typer.Typer(help="Measure answers, retrieval, routing and cost against baselines.")
@@ -54,12 +54,12 @@ def eval_run(
         run_eval(
             dataset,
             out,
-            tuple(c.strip() for c in configs.split(",") if c.strip()),
+            listed(configs),
             limit,
             sample,
             seed=seed,
             corpus=corpus,
-            kinds=tuple(k.strip() for k in kinds.split(",") if k.strip()),
+            kinds=listed(kinds),
             context=settings_from_pairs(settings),
         )
     except (ValueError, FileNotFoundError) as exc:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from adaptive_rag.cli.common import EXIT_BAD_CONFIG, fail
+from adaptive_rag.cli.common import EXIT_BAD_CONFIG, fail, listed
 from adaptive_rag.cli.evaluate import evaluate
 
 SHARED_SETS = "squad2,cmrc2018,multihop_rag"
@@ -50,7 +50,7 @@ def eval_fit_judges(
 
     paths, grades, excluded = [], [], set()
     try:
-        for name in (s.strip() for s in sets.split(",") if s.strip()):
+        for name in listed(sets):
             data = load_eval_set(name, corpus)
             paths.append(collect(data, out, depth))
             excluded |= held_back_ids(data, held_back)

@@ -109,7 +109,7 @@ class KeywordIndex:
             scores = scores * self.readable(reader)
         found: list[list[tuple[str, float]]] = []
         for positions in groups:
-            inside = positions[scores[positions] > 0] if positions is not None else positions
+            inside = positions[scores[positions] > 0] if positions is not None else None
             if inside is None or not len(inside):
                 found.append([])
                 continue

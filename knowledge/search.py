@@ -32,6 +32,7 @@ class Searching:
 
     _chunks: Any
     _embeddings: Embeddings
+    _keyword: KeywordIndex | None
 
     def count(self) -> int:
         """Return how many chunks the collection holds (KnowledgeBase asks the store)."""
@@ -182,7 +183,7 @@ class Searching:
 
     def _index_at(self, revision: str) -> KeywordIndex:
         """Return the keyword index, without asking the store when the one held is at `revision`."""
-        held: KeywordIndex | None = getattr(self, "_keyword", None)
+        held = self._keyword
         if held is not None and held.fingerprint == revision:
             return held
         return self.keyword_index()
