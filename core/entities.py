@@ -60,6 +60,18 @@ def entities_of(text: str) -> list[str]:
     return sorted(keys)
 
 
+def specific(name: str) -> bool:
+    """Whether an entity key is specific enough to tie two sources to one person or thing.
+
+    Several words ("oskar brevik", "lindqvist observatory"), or a Chinese surname with a given
+    name of one or two characters (贺志远); a lone word (a surname, a town) is shared by too
+    many unrelated sources.
+    """
+    if CJK.search(name):
+        return 2 <= len(name) <= 3 and name[0] in _SURNAMES
+    return " " in name
+
+
 def chinese_names(text: str) -> set[str]:
     """Return the names jieba's dictionary lacks, cleaned, and surnames joined to given names."""
     tokens: list[str] = []

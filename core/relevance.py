@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adaptive_rag.core.entities import entities_of
+from adaptive_rag.core.entities import entities_of, specific
 from adaptive_rag.core.fitted import Logistic, load_judge
 from adaptive_rag.core.language import language_of
 from adaptive_rag.core.terms import found_in, terms_of
@@ -160,3 +160,58 @@ def bridge(
             if shared := held & names[j]:
                 return i, j, max(sorted(shared), key=len)
     return None
+
+
+def anchored(
+    question: str, texts: Sequence[str], scores: Sequence[float], keep: float
+) -> tuple[int, int, str] | None:
+    """Return (bridge, anchor, name): a source tied to the question's own name by a specific name.
+
+    A bridge question names a thing ("the inventor of the Halden valve"): the source that names
+    it (the anchor) names the person behind it, and the source with the asked fact names only
+    that person, so it shares no word with the question and the judge rates it near zero, while
+    a look-alike about someone else holds the question's words and is trusted. When `bridge`
+    finds nothing, a doubted source (below `keep`, at any probability) that holds none of the
+    question's names but shares a specific name (core.entities.specific) with one that does is
+    the bridge, and that one its anchor: the longest shared name wins, then search order. None
+    when the question names nothing or no such pair is found.
+    """
+    asked = set(entities_of(question))
+    if not asked:
+        return None
+    names = [set(entities_of(text)) for text in texts]
+    anchors = [j for j, held in enumerate(names) if held & asked]
+    best: tuple[int, int, int, str] | None = None
+    for i, held in enumerate(names):
+        if scores[i] >= keep or held & asked:
+            continue
+        for j in anchors:
+            shared = sorted(n for n in held & names[j] if n not in asked and specific(n))
+            if shared and (best is None or len(max(shared, key=len)) > best[0]):
+                name = max(shared, key=len)
+                best = (len(name), i, j, name)
+    return best[1:] if best else None
+
+
+def off_chain(question: str, texts: Sequence[str], bridge: int, anchor: int) -> list[int]:
+    """Return the sources that an anchored chain leaves aside: they hold none of its names.
+
+    Once a chain from the question's own name is found (`anchored`), a source that holds none of
+    the question's names and none of the bridge's or the anchor's is a look-alike: it answers a
+    question like this one about someone else ("another inventor, born in Vessmark"), and a
+    small model reads its words as the answer.
+    """
+    asked = set(entities_of(question))
+    names = [set(entities_of(text)) for text in texts]
+    chain = asked | names[bridge] | names[anchor]
+    return [i for i, held in enumerate(names) if i not in (bridge, anchor) and not held & chain]
+
+
+def look_alikes(question: str, texts: Sequence[str]) -> list[int]:
+    """Return the look-alikes among unjudged sources (a hop's): those an anchored chain leaves.
+
+    Every source counts as doubted, so any pair of a source naming the question's thing and one
+    sharing a specific name with it is a chain; with none, nothing is left out.
+    """
+    link = anchored(question, texts, [0.0] * len(texts), keep=1.0)
+    return off_chain(question, texts, link[0], link[1]) if link else []

@@ -16,6 +16,7 @@ from adaptive_rag.core.bridges import MOST, candidates, named, written
 from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.entities import entities_of, key
 from adaptive_rag.core.grounding import check
+from adaptive_rag.core.relevance import look_alikes
 from adaptive_rag.knowledge.sources import reading_messages, retrieve, source_texts
 from adaptive_rag.nodes.calling import ask_json, judged, note, note_failure
 from adaptive_rag.prompts import hop as prompts
@@ -131,6 +132,22 @@ def read(
     return step, [] if step.done() else bridges_of(texts, question, hops, step)
 
 
+def without_look_alikes(
+    update: Update, name: str, question: str, docs: list[Document]
+) -> list[Document]:
+    """Leave out the sources a chain from the question's own name shows to be look-alikes.
+
+    A look-alike answers a question like this one about someone else; the hop's model would
+    read its words as the finding (core.relevance.look_alikes).
+    """
+    aside = look_alikes(question, [doc.page_content for doc in docs])
+    if not aside:
+        return docs
+    listed = ", ".join(str(i + 1) for i in aside)
+    judged(update, name, "rule", None, "look-alikes left out", f"search result {listed}")
+    return [doc for i, doc in enumerate(docs) if i not in aside]
+
+
 def hop(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Search this hop's query, seeded with the last hop's bridges; a failed search ends hops."""
     ctx = context_of(runtime)
@@ -148,6 +165,7 @@ def hop(state: State, runtime: Runtime[Context], services: Services) -> Update:
     else:  # nothing found: no finding to build on, nothing to answer from
         step = Step(answerable=False, next_query="")
     if docs:
+        docs = without_look_alikes(update, f"hop {len(hops) + 1}", question, docs)
         step, bridges = read(update, state, ctx, services, query, docs)
     record = Hop(
         index=len(hops),

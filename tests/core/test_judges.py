@@ -9,6 +9,7 @@ import pytest
 from adaptive_rag.core import fitted
 from adaptive_rag.core.answerability import FEATURES as ANSWER_FEATURES
 from adaptive_rag.core.answerability import answer_features
+from adaptive_rag.core.entities import specific
 from adaptive_rag.core.fitted import Logistic, load_judge
 from adaptive_rag.core.grounding import check
 from adaptive_rag.core.relevance import (
@@ -16,7 +17,9 @@ from adaptive_rag.core.relevance import (
     JUDGE,
     KEYWORD_JUDGE,
     VECTOR_FEATURES,
+    anchored,
     bridge,
+    off_chain,
     relevance_judge,
     searched_by,
     source_features,
@@ -91,6 +94,35 @@ def test_a_doubted_source_sharing_a_trusted_sources_name_is_the_bridge() -> None
     zh = ["云栖塔由林远舟设计。", "林远舟出生于青石镇。", "白鹭桥建于1921年。"]
     got = bridge("云栖塔的设计者出生在哪里？", zh, [0.9, 0.1, 0.1], keep=0.16, trusted=0.48)
     assert got == (1, 0, "林远舟")
+
+
+def test_a_source_sharing_a_specific_name_with_one_naming_the_questions_thing_is_anchored() -> None:
+    texts = [OTHER, INVENTOR, BIRTH]  # the look-alike first, as search ranks it
+    assert anchored(ASK, texts, [0.9, 0.2, 0.01], keep=0.16) == (2, 1, "ada brook")
+    # the bridge must be doubted and hold none of the question's names; the anchor must hold one
+    assert anchored(ASK, texts, [0.9, 0.2, 0.5], keep=0.16) is None
+    assert anchored(ASK, [OTHER, BIRTH], [0.9, 0.01], keep=0.16) is None
+    halden = "The Halden kettle was sold by Ada Brook in Marrowby."
+    assert anchored(ASK, [INVENTOR, halden], [0.9, 0.01], keep=0.16) is None
+    # a lone shared word (a surname, a town) is no tie: too many sources share one
+    brook = "Brook was born in Marrowby."
+    assert anchored(ASK, [INVENTOR, brook], [0.9, 0.01], keep=0.16) is None
+    assert anchored("Where was the inventor born?", texts, [0.9, 0.2, 0.01], keep=0.16) is None
+    zh = ["白鹭桥建于1921年。", "云栖塔由林远舟设计。", "林远舟出生于青石镇。"]
+    got = anchored("云栖塔的设计者出生在哪里？", zh, [0.9, 0.2, 0.01], keep=0.16)
+    assert got == (2, 1, "林远舟")
+
+
+def test_a_source_holding_none_of_an_anchored_chains_names_is_off_it() -> None:
+    again = "The Halden kettle was sold across the north."
+    texts = [OTHER, again, INVENTOR, BIRTH]
+    assert off_chain(ASK, texts, bridge=3, anchor=2) == [0]
+
+
+def test_only_a_full_name_is_specific() -> None:
+    assert specific("oskar brevik") and specific("贺志远") and specific("林远舟")
+    assert not specific("brevik") and not specific("korrvik") and not specific("鹭屿")
+    assert not specific("南汀县")  # a place: no surname opens it
 
 
 def test_which_channels_a_search_carries() -> None:

@@ -180,3 +180,22 @@ def test_diagnostics_and_the_hop_events_say_which_names_linked_each_source(
     assert not links.get("Marta Solheim")  # found by its words; its names link it to nothing
     assert events[0]["links"] == out["diagnostics"]["hops"][0]["links"]
     assert events[0]["bridges"] == ["Oskar Brevik"]
+
+
+def test_a_hop_leaves_out_the_look_alike_that_shares_no_name_with_the_chain(
+    make_harness: Any, bridge_kb: KnowledgeBase
+) -> None:
+    question = QUESTIONS[0]  # Marta Solheim, another inventor, was born in Vessmark
+    h = make_harness(
+        retriever=HybridRetriever(kb=bridge_kb, k=4),
+        hop=reply("Oskar Brevik patented the Halden valve"),
+        **SEQUENTIAL,
+    )
+    out = h.ask(question["question"], complex_shape="sequential", answer_cache=False)
+    first = out["diagnostics"]["hops"][0]
+    assert {"en-halden-valve", "en-brevik"} <= doc_ids(bridge_kb, first["source_keys"])
+    assert "en-solheim" not in doc_ids(bridge_kb, first["source_keys"])
+    left = [j for j in out["diagnostics"]["judgments"] if j["verdict"] == "look-alikes left out"]
+    assert left[0]["node"] == "hop 1" and left[0]["method"] == "rule"
+    prompts = [user for role, user in h.model.calls if role in ("hop", "hops_answer")]
+    assert prompts and not any("Vessmark" in user for user in prompts)

@@ -45,8 +45,28 @@ def test_a_doubted_source_naming_a_trusted_sources_person_is_kept_as_the_bridge(
     )
 
 
-def test_without_a_trusted_source_or_a_shared_name_nothing_is_kept_back() -> None:
-    unsure = grade([INVENTOR, BIRTH], [0.5, 0.1])  # kept, but not trusted: no bridge from it
+def test_a_look_alike_trusted_source_does_not_hide_the_chain_from_the_questions_own_name() -> None:
+    # the look-alike holds the question's words and is trusted; the source naming the kettle is
+    # doubted, and the birthplace's source, which shares only the inventor's name with it, is
+    # rated near zero: both are kept through the kettle's name, read first, and the look-alike,
+    # which holds none of their names, is left out
+    update = grade([OTHER, INVENTOR, BIRTH], [0.9, 0.2, 0.01])
+    assert kept(update) == [INVENTOR, BIRTH]
+    assert update["doc_scores"] == [0.2, 0.01]
+    assert [d.page_content for d in update["rejected"]] == [OTHER]
+    assert update["judgments"][0]["detail"] == (
+        "kept 1 of 3 sources at p >= 0.30, and search result 3 as a bridge: it shares 'ada brook'"
+        " with search result 2, which holds a name the question asks about (both read first);"
+        " left out, as holding none of their names: search result 1"
+    )
+    # a source that names the kettle again stays, after the chain
+    again = "The Halden kettle was sold across the north."
+    update = grade([again, OTHER, INVENTOR, BIRTH], [0.9, 0.9, 0.2, 0.01])
+    assert kept(update) == [INVENTOR, BIRTH, again]
+
+
+def test_without_a_shared_name_nothing_is_kept_back() -> None:
+    unsure = grade([INVENTOR, OTHER], [0.5, 0.1])  # no source shares a name with the anchor
     assert kept(unsure) == [INVENTOR]
     assert unsure["judgments"][0]["detail"] == "kept 1 of 2 sources at p >= 0.30"
     unlinked = grade([INVENTOR, OTHER], [0.9, 0.2])
