@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from adaptive_rag.core.entities import entities_of, specific
@@ -215,3 +216,47 @@ def look_alikes(question: str, texts: Sequence[str]) -> list[int]:
     """
     link = anchored(question, texts, [0.0] * len(texts), keep=1.0)
     return off_chain(question, texts, link[0], link[1]) if link else []
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The sources grade_documents reads, by search position in reading order, and why."""
+
+    order: list[int]
+    why: str
+    """What was kept beyond the threshold, or left out below it ("" when nothing was)."""
+
+
+def keep_sources(
+    question: str, texts: Sequence[str], scores: Sequence[float], keep: float, trusted: float
+) -> Kept:
+    """Keep the sources from `keep` up, a bridge beside them, and an anchored chain first.
+
+    A bridge from a trusted source (`bridge`) is kept in search order. Without one, a chain from
+    the question's own name (`anchored`) keeps its anchor and bridge, reads them first, and
+    leaves out the look-alikes it shows (`off_chain`).
+    """
+    keeps = [s >= keep for s in scores]
+    first: list[int] = []
+    why = ""
+    if link := bridge(question, texts, scores, keep, trusted):
+        doubted, linked, name = link
+        keeps[doubted] = True
+        why = f"search result {doubted + 1} as a bridge: it shares '{name}'"
+        why += f" with search result {linked + 1}"
+    elif link := anchored(question, texts, scores, keep):
+        doubted, linked, name = link
+        keeps[doubted] = keeps[linked] = True
+        first = [linked, doubted]
+        aside = [i for i in off_chain(question, texts, doubted, linked) if keeps[i]]
+        for i in aside:
+            keeps[i] = False
+        why = (
+            f"search result {doubted + 1} as a bridge: it shares '{name}' with search result"
+            f" {linked + 1}, which holds a name the question asks about (both read first)"
+        )
+        if aside:
+            listed = ", ".join(str(i + 1) for i in aside)
+            why += f"; left out, as holding none of their names: search result {listed}"
+    order = [*first, *(i for i in range(len(texts)) if i not in first)]
+    return Kept(order=[i for i in order if keeps[i]], why=why)

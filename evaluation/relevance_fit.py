@@ -21,7 +21,7 @@ from adaptive_rag.core.relevance import (
     JUDGE,
     KEYWORD_JUDGE,
     VECTOR_FEATURES,
-    bridge,
+    keep_sources,
     source_features,
 )
 from adaptive_rag.evaluation.data import read_jsonl
@@ -224,15 +224,15 @@ def time_per_question(rows: list[dict[str, Any]], judge: Logistic, sample: int =
 
 
 def bridged(rows: list[dict[str, Any]], p: Matrix, index: Matrix, judge: Logistic) -> Matrix:
-    """Return which sources grade_documents keeps: those at the threshold, and each bridge."""
+    """Return which sources grade_documents keeps (core.relevance.keep_sources)."""
     at_least, trusted = judge.thresholds["keep"], judge.thresholds["correct"]
     keep = p >= at_least
     for i, row in enumerate(rows):
         at = np.flatnonzero(index == i)
         texts = [s["text"] for s in row["sources"]]
-        link = bridge(row["question"], texts, p[at].tolist(), at_least, trusted)
-        if link:
-            keep[at[link[0]]] = True
+        chosen = keep_sources(row["question"], texts, p[at].tolist(), at_least, trusted)
+        keep[at] = False
+        keep[at[chosen.order]] = True
     return keep
 
 

@@ -8,13 +8,7 @@ incorrect. Web results are not judged (they carry no search signals) and are kep
 from __future__ import annotations
 
 from adaptive_rag.core.fitted import Judge
-from adaptive_rag.core.relevance import (
-    anchored,
-    bridge,
-    off_chain,
-    searched_by,
-    source_features,
-)
+from adaptive_rag.core.relevance import keep_sources, searched_by, source_features
 from adaptive_rag.nodes.calling import judged, note
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of
@@ -73,37 +67,16 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     keep_at = judge.thresholds.get("keep", 0.5)
     trusted = judge.thresholds.get("correct", 0.5)
     relevance = crag_verdict(max(scores), trusted, judge.thresholds.get("incorrect", 0.0))
-    keeps = [s >= keep_at for s in scores]
-    detail = f"kept {sum(keeps)} of {len(searched)} sources at p >= {keep_at:.2f}"
     texts = [d.page_content for d in searched]
-    first: list[int] = []  # a chain the question's own name leads along is read first
-    if link := bridge(question, texts, scores, keep_at, trusted):
-        doubted, linked, name = link
-        keeps[doubted] = True
-        detail += (
-            f", and search result {doubted + 1} as a bridge: it shares '{name}'"
-            f" with search result {linked + 1}"
-        )
-    elif link := anchored(question, texts, scores, keep_at):
-        doubted, linked, name = link
-        keeps[doubted] = keeps[linked] = True
-        first = [linked, doubted]
-        aside = [i + 1 for i in off_chain(question, texts, doubted, linked) if keeps[i]]
-        for i in aside:
-            keeps[i - 1] = False
-        detail += (
-            f", and search result {doubted + 1} as a bridge: it shares '{name}' with search"
-            f" result {linked + 1}, which holds a name the question asks about (both read first)"
-        )
-        if aside:
-            listed = ", ".join(str(i) for i in aside)
-            detail += f"; left out, as holding none of their names: search result {listed}"
-    order = [*first, *(i for i in range(len(searched)) if i not in first)]
-    kept = [(scores[i], searched[i]) for i in order if keeps[i]]
+    chosen = keep_sources(question, texts, scores, keep_at, trusted)
+    above = sum(s >= keep_at for s in scores)
+    detail = f"kept {above} of {len(searched)} sources at p >= {keep_at:.2f}"
+    detail += f", and {chosen.why}" if chosen.why else ""
+    kept = [(scores[i], searched[i]) for i in chosen.order]
     update["relevance"] = relevance
-    update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order but a chain's
+    update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order: prefixes reused
     update["doc_scores"] = [1.0] * len(web) + [s for s, _ in kept]
-    update["rejected"] = [d for d, k in zip(searched, keeps, strict=True) if not k]
+    update["rejected"] = [d for i, d in enumerate(searched) if i not in chosen.order]
     judged(update, "grade_documents", "fitted", max(scores), relevance, detail)
     runtime.stream_writer(
         {"step": "grade_documents", "relevance": relevance, "scores": [round(s, 3) for s in scores]}
