@@ -63,9 +63,9 @@ def entities_of(text: str) -> list[str]:
 def specific(name: str) -> bool:
     """Whether an entity key is specific enough to tie two sources to one person or thing.
 
-    Several words ("oskar brevik", "lindqvist observatory"), or a Chinese surname with a given
-    name of one or two characters (贺志远); a lone word (a surname, a town) is shared by too
-    many unrelated sources.
+    Several words ("oskar brevik", "lindqvist observatory"), or a Chinese name of two or three
+    characters opening with a common surname (贺志远; a place that opens with one, 温州, passes
+    too); a lone English word (a surname, a town) is shared by too many unrelated sources.
     """
     if CJK.search(name):
         return 2 <= len(name) <= 3 and name[0] in _SURNAMES

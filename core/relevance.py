@@ -187,7 +187,7 @@ def anchored(
         if scores[i] >= keep or held & asked:
             continue
         for j in anchors:
-            shared = sorted(n for n in held & names[j] if n not in asked and specific(n))
+            shared = sorted(n for n in held & names[j] if specific(n))
             if shared and (best is None or len(max(shared, key=len)) > best[0]):
                 name = max(shared, key=len)
                 best = (len(name), i, j, name)
@@ -197,15 +197,20 @@ def anchored(
 def off_chain(question: str, texts: Sequence[str], bridge: int, anchor: int) -> list[int]:
     """Return the sources that an anchored chain leaves aside: they hold none of its names.
 
-    Once a chain from the question's own name is found (`anchored`), a source that holds none of
-    the question's names and none of the bridge's or the anchor's is a look-alike: it answers a
-    question like this one about someone else ("another inventor, born in Vessmark"), and a
-    small model reads its words as the answer.
+    Once a chain from the question's own name is found (`anchored`), a source that names someone
+    but holds none of the question's names and none of the bridge's or the anchor's is a
+    look-alike: it answers a question like this one about someone else ("another inventor, born
+    in Vessmark"), and a small model reads its words as the answer. Only the chosen anchor's
+    names count, not those of other sources naming the question's thing.
     """
     asked = set(entities_of(question))
     names = [set(entities_of(text)) for text in texts]
     chain = asked | names[bridge] | names[anchor]
-    return [i for i, held in enumerate(names) if i not in (bridge, anchor) and not held & chain]
+    return [
+        i
+        for i, held in enumerate(names)
+        if i not in (bridge, anchor) and held and not held & chain  # a source naming no one stays
+    ]
 
 
 def look_alikes(question: str, texts: Sequence[str]) -> list[int]:
@@ -224,7 +229,7 @@ class Kept:
 
     order: list[int]
     why: str
-    """What was kept beyond the threshold, or left out below it ("" when nothing was)."""
+    """What was kept below the threshold, or left out above it ("" when nothing was)."""
 
 
 def keep_sources(
@@ -257,6 +262,7 @@ def keep_sources(
         )
         if aside:
             listed = ", ".join(str(i + 1) for i in aside)
-            why += f"; left out, as holding none of their names: search result {listed}"
+            plural = "s" if len(aside) > 1 else ""
+            why += f"; left out, as holding none of their names: search result{plural} {listed}"
     order = [*first, *(i for i in range(len(texts)) if i not in first)]
     return Kept(order=[i for i in order if keeps[i]], why=why)

@@ -70,11 +70,12 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     texts = [d.page_content for d in searched]
     chosen = keep_sources(question, texts, scores, keep_at, trusted)
     above = sum(s >= keep_at for s in scores)
-    detail = f"kept {above} of {len(searched)} sources at p >= {keep_at:.2f}"
-    detail += f", and {chosen.why}" if chosen.why else ""
+    detail = f"kept {len(chosen.order)} of {len(searched)} sources"
+    detail += f" ({above} at p >= {keep_at:.2f}), with {chosen.why}" if chosen.why else ""
+    detail += "" if chosen.why else f" at p >= {keep_at:.2f}"
     kept = [(scores[i], searched[i]) for i in chosen.order]
     update["relevance"] = relevance
-    update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order: prefixes reused
+    update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order, a chain first
     update["doc_scores"] = [1.0] * len(web) + [s for s, _ in kept]
     update["rejected"] = [d for i, d in enumerate(searched) if i not in chosen.order]
     judged(update, "grade_documents", "fitted", max(scores), relevance, detail)

@@ -17,7 +17,7 @@ from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.entities import entities_of, key
 from adaptive_rag.core.grounding import check
 from adaptive_rag.core.relevance import look_alikes
-from adaptive_rag.knowledge.sources import reading_messages, retrieve, source_texts
+from adaptive_rag.knowledge.sources import reading_messages, retrieve, source_texts, title_of
 from adaptive_rag.nodes.calling import ask_json, judged, note, note_failure
 from adaptive_rag.prompts import hop as prompts
 from adaptive_rag.schema.context import Context
@@ -143,8 +143,8 @@ def without_look_alikes(
     aside = look_alikes(question, [doc.page_content for doc in docs])
     if not aside:
         return docs
-    listed = ", ".join(str(i + 1) for i in aside)
-    judged(update, name, "rule", None, "look-alikes left out", f"search result {listed}")
+    listed = "; ".join(f"'{title_of(docs[i])}'" for i in aside)
+    judged(update, name, "rule", None, "look-alikes left out", listed)
     return [doc for i, doc in enumerate(docs) if i not in aside]
 
 

@@ -19,6 +19,7 @@ from adaptive_rag.core.relevance import (
     VECTOR_FEATURES,
     anchored,
     bridge,
+    keep_sources,
     off_chain,
     relevance_judge,
     searched_by,
@@ -163,3 +164,12 @@ def test_answer_features_read_the_answer_its_sources_and_the_turn() -> None:
     unknown = answer_features(question, right, sources, check(right, sources), [], None, None)
     assert unknown["assessed"] == 0.0 and unknown["logprob_known"] == 0.0
     assert unknown["graded"] == 0.0
+
+
+def test_keep_sources_reads_an_anchored_chain_first_whatever_the_search_order() -> None:
+    # the bridge ranked first, the look-alike trusted, the anchor doubted
+    chosen = keep_sources(ASK, [BIRTH, OTHER, INVENTOR], [0.01, 0.9, 0.2], keep=0.16, trusted=0.48)
+    assert chosen.order == [2, 0]
+    assert "search result 1 as a bridge" in chosen.why and "search result 2" in chosen.why
+    plain = keep_sources(ASK, [OTHER, BIRTH], [0.9, 0.01], keep=0.16, trusted=0.48)
+    assert plain.order == [0] and plain.why == ""

@@ -40,8 +40,8 @@ def test_a_doubted_source_naming_a_trusted_sources_person_is_kept_as_the_bridge(
     (judged,) = update["judgments"]
     assert judged["method"] == "fitted" and judged["verdict"] == "correct"
     assert judged["detail"] == (
-        "kept 1 of 3 sources at p >= 0.30, and search result 3 as a bridge: it shares 'ada brook'"
-        " with search result 1"
+        "kept 2 of 3 sources (1 at p >= 0.30), with search result 3 as a bridge: it shares"
+        " 'ada brook' with search result 1"
     )
 
 
@@ -55,14 +55,22 @@ def test_a_look_alike_trusted_source_does_not_hide_the_chain_from_the_questions_
     assert update["doc_scores"] == [0.2, 0.01]
     assert [d.page_content for d in update["rejected"]] == [OTHER]
     assert update["judgments"][0]["detail"] == (
-        "kept 1 of 3 sources at p >= 0.30, and search result 3 as a bridge: it shares 'ada brook'"
-        " with search result 2, which holds a name the question asks about (both read first);"
-        " left out, as holding none of their names: search result 1"
+        "kept 2 of 3 sources (1 at p >= 0.30), with search result 3 as a bridge: it shares"
+        " 'ada brook' with search result 2, which holds a name the question asks about (both read"
+        " first); left out, as holding none of their names: search result 1"
     )
     # a source that names the kettle again stays, after the chain
     again = "The Halden kettle was sold across the north."
     update = grade([again, OTHER, INVENTOR, BIRTH], [0.9, 0.9, 0.2, 0.01])
     assert kept(update) == [INVENTOR, BIRTH, again]
+
+
+def test_without_a_chain_the_sources_at_the_threshold_are_all_kept() -> None:
+    both = grade([INVENTOR, OTHER], [0.5, 0.5])  # no source shares a name with the kettle's
+    assert kept(both) == [INVENTOR, OTHER] and both["rejected"] == []
+    nameless = "It was later sold in three sizes."  # names no one: never a look-alike
+    chained = grade([nameless, INVENTOR, BIRTH], [0.9, 0.2, 0.01])
+    assert kept(chained) == [INVENTOR, BIRTH, nameless]
 
 
 def test_without_a_shared_name_nothing_is_kept_back() -> None:
