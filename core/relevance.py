@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from adaptive_rag.core.entities import entities_of, specific
@@ -135,6 +136,12 @@ def relevance_judge(embedding_model: str, signals: SearchedBy) -> tuple[Logistic
     return keyword_only, f"{why}; judged without vector scores" if keyword_only else why
 
 
+@lru_cache(maxsize=4096)
+def names_in(text: str) -> frozenset[str]:
+    """Return a text's entity keys as a set, read once: grading asks for them several times."""
+    return frozenset(entities_of(text))
+
+
 def bridge(
     question: str, texts: Sequence[str], scores: Sequence[float], keep: float, trusted: float
 ) -> tuple[int, int, str] | None:
@@ -153,10 +160,10 @@ def bridge(
     )
     if not sure or not doubted:  # names are read only when a bridge is possible
         return None
-    asked = set(entities_of(question))
-    names = {i: set(entities_of(texts[i])) - asked for i in sure}
+    asked = names_in(question)
+    names = {i: names_in(texts[i]) - asked for i in sure}
     for i in doubted:  # the likeliest first; ties keep search order
-        held = set(entities_of(texts[i]))
+        held = names_in(texts[i])
         for j in sure:
             if shared := held & names[j]:
                 return i, j, max(sorted(shared), key=len)
@@ -177,10 +184,10 @@ def anchored(
     the bridge, and that one its anchor: the longest shared name wins, then search order. None
     when the question names nothing or no such pair is found.
     """
-    asked = set(entities_of(question))
+    asked = names_in(question)
     if not asked:
         return None
-    names = [set(entities_of(text)) for text in texts]
+    names = [names_in(text) for text in texts]
     anchors = [j for j, held in enumerate(names) if held & asked]
     best: tuple[int, int, int, str] | None = None
     for i, held in enumerate(names):
@@ -188,8 +195,8 @@ def anchored(
             continue
         for j in anchors:
             shared = sorted(n for n in held & names[j] if specific(n))
-            if shared and (best is None or len(max(shared, key=len)) > best[0]):
-                name = max(shared, key=len)
+            name = max(shared, key=len, default="")
+            if name and (best is None or len(name) > best[0]):
                 best = (len(name), i, j, name)
     return best[1:] if best else None
 
@@ -203,8 +210,8 @@ def off_chain(question: str, texts: Sequence[str], bridge: int, anchor: int) -> 
     in Vessmark"), and a small model reads its words as the answer. Only the chosen anchor's
     names count, not those of other sources naming the question's thing.
     """
-    asked = set(entities_of(question))
-    names = [set(entities_of(text)) for text in texts]
+    asked = names_in(question)
+    names = [names_in(text) for text in texts]
     chain = asked | names[bridge] | names[anchor]
     return [
         i

@@ -71,8 +71,10 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     chosen = keep_sources(question, texts, scores, keep_at, trusted)
     above = sum(s >= keep_at for s in scores)
     detail = f"kept {len(chosen.order)} of {len(searched)} sources"
-    detail += f" ({above} at p >= {keep_at:.2f}), with {chosen.why}" if chosen.why else ""
-    detail += "" if chosen.why else f" at p >= {keep_at:.2f}"
+    if chosen.why:
+        detail += f" ({above} at p >= {keep_at:.2f}), with {chosen.why}"
+    else:
+        detail += f" at p >= {keep_at:.2f}"
     kept = [(scores[i], searched[i]) for i in chosen.order]
     update["relevance"] = relevance
     update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order, a chain first
