@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from adaptive_rag.cli import ask, evaluate, judges, kb  # noqa: F401 - they register commands
+from adaptive_rag.cli import ask, evaluate, judges, kb
 from adaptive_rag.cli.common import (
     EXIT_BAD_CONFIG,
     EXIT_NETWORK,
@@ -16,6 +16,8 @@ from adaptive_rag.cli.common import (
     app,
     fail,
 )
+
+COMMAND_MODULES = (ask, evaluate, judges, kb)  # importing them registers their commands on `app`
 
 __all__ = ["EXIT_BAD_CONFIG", "EXIT_NETWORK", "EXIT_NO_KB", "EXIT_NO_MODEL", "app", "main"]
 

@@ -42,11 +42,11 @@ def _lending(owner: Any) -> Iterator[None]:
     from llama_cpp import _internals
 
     load = _internals.LlamaModel
-    setattr(_internals, "LlamaModel", lambda **_: _Borrowed(owner))  # noqa: B010
+    _internals.LlamaModel = lambda **_: _Borrowed(owner)  # type: ignore[misc,assignment]
     try:
         yield
     finally:
-        setattr(_internals, "LlamaModel", load)  # noqa: B010
+        _internals.LlamaModel = load  # type: ignore[misc]
 
 
 def open_lane(model: BaseChatModel, n_ctx: int) -> BaseChatModel:

@@ -8,6 +8,7 @@ log-probabilities of its tokens.
 from __future__ import annotations
 
 import atexit
+import importlib
 import os
 import threading
 import time
@@ -136,7 +137,7 @@ def message_id(run_manager: Any) -> str:
 def load_local_model(max_tokens: int = 512, n_ctx: int = 4096) -> BaseChatModel:
     """Load the embedded model with llama.cpp (one call at a time: it is not thread-safe)."""
     try:
-        import llama_cpp  # noqa: F401
+        importlib.import_module("llama_cpp")
         from langchain_community.chat_models import ChatLlamaCpp
     except ImportError as exc:
         raise LocalModelError(f"llama-cpp-python is not installed: {INSTALL_HINT}") from exc
