@@ -5,8 +5,11 @@ also under its last word when it has several ("brevik"): a person named in full 
 surname in another is one entity. Chinese names are core.terms_zh's (jieba's proper nouns and
 《titles》) and the words jieba's dictionary lacks, which are mostly names its hidden Markov model
 found (温若兰, 云栖塔), cleaned of what that model glues to them: a preposition in front (由林远舟
-is cut 由林 / 远舟), a lone surname split from its given name (钟 / 海生), a village or town's
-suffix (渡口 / 村). Keys are lower-cased, accents and "the" dropped, spaces collapsed.
+is cut 由林 / 远舟), a lone surname split from its given name (钟 / 海生), the last character of a
+village, a town, a river, a mountain or a built work (渡口 / 村, 青石 / 堰). A short span in
+quotation marks is a name as a 《title》 is (“远航三号”: Chinese prose quotes a ship's, a product's
+or a campaign's name); a word that asks, points or compares (哪座, 那所, 更长) never is. Keys are
+lower-cased, accents and "the" dropped, spaces collapsed.
 """
 
 from __future__ import annotations
@@ -15,9 +18,9 @@ import re
 import unicodedata
 
 from adaptive_rag.core.terms import key_tokens, terms_of
-from adaptive_rag.core.terms_zh import CJK, STOP, cut, unknown
+from adaptive_rag.core.terms_zh import CJK, STOP, cut, tag, unknown
 
-VERSION = 1
+VERSION = 2
 """Bump when extraction changes: stored collections then extract their chunks' entities again."""
 MOST = 40
 """Entities kept per chunk (the longest first): a bound on metadata and on the graph's edges."""
@@ -32,6 +35,11 @@ _SURNAMES = frozenset(
     "邵万钱严覃武戴莫孔汤温"
 )
 _PLACE_SUFFIX = frozenset("村镇县市省")
+_FEATURE_SUFFIX = frozenset("河湖江溪山峰岭岛湾港桥堰塔寺")
+"""A river's, a mountain's or a built work's last character, which jieba cuts off (青石 / 堰)."""
+_MEASURE = frozenset("座所个家位条部种本件次处间只棵")
+_QUOTED = re.compile(r"[“「]([^”」“「\n，。、；：！？,.;:!?]{2,12})[”」]")
+"""A short quoted span without punctuation: a name (quoted speech is longer, or punctuated)."""
 
 
 def key(name: str) -> str:
@@ -72,6 +80,18 @@ def specific(name: str) -> bool:
     return " " in name
 
 
+def _pointing(word: str) -> bool:
+    """Whether a word asks, points or compares rather than names: 哪座, 那所, 这家, 更长."""
+    if word.startswith("哪"):
+        return True
+    return len(word) == 2 and (word[0] in "那这每某" and word[1] in _MEASURE or word[0] == "更")
+
+
+def _noun(word: str) -> bool:
+    """Whether jieba's dictionary lacks a word or tags it a noun (青石, not 修建 or 一座)."""
+    return unknown(word) or tag(word).startswith("n")
+
+
 def chinese_names(text: str) -> set[str]:
     """Return the names jieba's dictionary lacks, cleaned, and surnames joined to given names."""
     tokens: list[str] = []
@@ -81,8 +101,10 @@ def chinese_names(text: str) -> set[str]:
             tokens.extend(t for t in re.split(f"([{''.join(_GLUE)}])", word) if t)
         else:
             tokens.append(word)
-    names: set[str] = set()
+    names = {m.group(1).strip() for m in _QUOTED.finditer(text) if CJK.search(m.group(1))}
     for i, word in enumerate(tokens):
+        if _pointing(word):
+            continue
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
         if word in _SURNAMES and 0 < len(after) <= 2 and CJK.search(after) and after not in STOP:
             if not (set(after) & _GLUE):
@@ -90,6 +112,6 @@ def chinese_names(text: str) -> set[str]:
         elif len(word) > 1 and CJK.search(word) and word not in STOP:
             if unknown(word) and not set(word) & _GLUE:
                 names.add(word)
-            if after in _PLACE_SUFFIX:
-                names.add(word + after)  # 渡口 / 村 -> 渡口村
+            if after in _PLACE_SUFFIX or (after in _FEATURE_SUFFIX and _noun(word)):
+                names.add(word + after)  # 渡口 / 村 -> 渡口村, 青石 / 堰 -> 青石堰
     return names

@@ -87,6 +87,11 @@ def unknown(word: str) -> bool:
     return word not in _jieba()[1]
 
 
+def tag(word: str) -> str:
+    """Return jieba's part-of-speech tag for a word of its dictionary ('' for one it lacks)."""
+    return _jieba()[1].get(word, "")
+
+
 def word_found(word: str, haystack: str) -> bool:
     """Whether a Chinese word is in a text: whole, or at least half of its character pairs.
 

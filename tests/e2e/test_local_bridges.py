@@ -48,11 +48,6 @@ def answers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[dict[str,
     yield outs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a known limit: a look-alike tied to the chain by a place is still read, and some"
-    " questions' names are not read as names (docs/benchmarks.md, the made-up bridge questions)",
-)
 def test_bridge_answers_hold_the_fact_behind_the_bridge(answers: list[dict[str, Any]]) -> None:
     right = [
         question["id"]
