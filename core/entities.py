@@ -93,7 +93,7 @@ def _noun(word: str) -> bool:
 
 
 def chinese_names(text: str) -> set[str]:
-    """Return the names jieba's dictionary lacks, cleaned, and surnames joined to given names."""
+    """Return short quoted spans, the names jieba's dictionary lacks (cleaned), joined names."""
     tokens: list[str] = []
     for word in cut(text):
         if len(word) > 1 and CJK.search(word) and unknown(word):

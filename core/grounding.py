@@ -8,8 +8,8 @@ is about, not that what it says is so); a sentence with no others restates the q
 supported by its new facts if it has any, else unchecked. A single word of its
 own that no source holds does not refute a sentence by itself: it is supported when its facts
 are found, unchecked when it has none ("it holds 1.7 litres" against "a 1.7 litre capacity").
-Quoted spans must stand in the source verbatim. Several cited sources may support a sentence
-together, each giving part of it.
+Quoted spans must stand in the source verbatim. Several sources may support a sentence together,
+each giving part of it: the cited ones first, else any listed ones, which it then cites.
 
 Across languages only what can be compared is compared: numbers always, names and quotes in Latin
 letters always, Chinese names and Chinese words against Chinese sources only, English words
@@ -133,8 +133,9 @@ def _choose(
     """Return the citations to keep, the sources that support the sentence, and its status.
 
     Cited sources that support it alone are kept; else the cited ones that do together (as few
-    as do); else the listed source that holds most of it; else the cited ones that cannot be
-    checked, and the sentence is unchecked or unsupported.
+    as do); else the listed source that holds most of it; else the listed sources that do
+    together (as few as do); else the cited ones that cannot be checked, and the sentence is
+    unchecked or unsupported.
     """
     alone = {n: verdict([n]) for n in listed}
     supporting = [n for n in listed if alone[n] == "yes"]
@@ -150,6 +151,15 @@ def _choose(
     if supporting:
         best = max(supporting, key=lambda n: (len(found[n].words), len(found[n].facts()), -n))
         return [best], supporting, "supported"
+    if len(listed) > 1 and verdict(listed) == "yes":
+        # each part from another source ("A opened in 2009 [1], B in 2012 [3]"): cite those that
+        # do together, as few as do, the cited ones kept where they can be
+        keep = list(listed)
+        order = sorted(keep, key=lambda n: (n in valid, len(found[n].facts()), len(found[n].words)))
+        for n in order:
+            if len(keep) > 1 and verdict([m for m in keep if m != n]) == "yes":
+                keep.remove(n)
+        return keep, keep, "supported"
     keep = [n for n in valid if alone[n] == "unknown"]
     if keep or (not valid and "unknown" in alone.values()):
         return keep, [], "unchecked"

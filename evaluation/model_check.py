@@ -17,9 +17,13 @@ from typing import Any
 from adaptive_rag.core.grounding import check
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.scoring import answer_text
-from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
 from adaptive_rag.nodes.self_check import answer_body
-from adaptive_rag.prompts.generate import DIRECT_NOTE, GENERAL_KNOWLEDGE_NOTE, WEB_UNAVAILABLE_NOTE
+from adaptive_rag.prompts.generate import (
+    DIRECT_NOTE,
+    GENERAL_KNOWLEDGE_NOTE,
+    UNVERIFIED_NOTE,
+    WEB_UNAVAILABLE_NOTE,
+)
 from adaptive_rag.prompts.reading import PREAMBLE
 from adaptive_rag.providers.calls import call_model
 from adaptive_rag.providers.replies import parse_json
@@ -86,7 +90,7 @@ def _note_pattern(template: str) -> re.Pattern[str]:
 _NOTES = tuple(
     _note_pattern(text)
     for text in (
-        UNVERIFIED_NOTE,
+        *UNVERIFIED_NOTE.values(),
         *GENERAL_KNOWLEDGE_NOTE.values(),
         *WEB_UNAVAILABLE_NOTE.values(),
         *DIRECT_NOTE.values(),

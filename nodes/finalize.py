@@ -18,7 +18,8 @@ from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
-UNVERIFIED_NOTE = "(Unverified: this answer did not pass the fact check within its budget.)"
+UNVERIFIED_NOTE = prompts.UNVERIFIED_NOTE["en"]
+"""The English unverified note (prompts.UNVERIFIED_NOTE holds each language's)."""
 _BASE = {"correct": 0.8, "ambiguous": 0.6, "incorrect": 0.4}
 
 
@@ -126,7 +127,7 @@ PASSED = 3
 
 
 class Settled(NamedTuple):
-    """What a turn ends with, before the decline wording and notices are applied."""
+    """What a turn ends with, before the decline wording, the unverified note and notices."""
 
     answer: str
     sources: list[Source]
@@ -154,7 +155,7 @@ def settle(state: State) -> Settled:
     if declined or state.get("mode") == "none":
         # a later attempt found nothing (or failed): an earlier answer that passed is still better
         if best and best_score >= PASSED:
-            return Settled(f"{best}\n\n{UNVERIFIED_NOTE}", best_sources, None, True, best_id)
+            return Settled(best, best_sources, None, True, best_id)
         return Settled(answer, sources, declined, False, answer_id)
     if check is None or passed(state):
         return Settled(answer, sources, None, False, answer_id)
@@ -164,7 +165,7 @@ def settle(state: State) -> Settled:
     if unsupported and switched_on(state, "decline_unsupported"):
         detail = check["feedback"] or "the self-check found no support"
         return Settled("", [], Decline(reason="unsupported", detail=detail), False, answer_id)
-    return Settled(f"{answer}\n\n{UNVERIFIED_NOTE}", sources, None, True, answer_id)
+    return Settled(answer, sources, None, True, answer_id)
 
 
 def _label(source: Source) -> str:
@@ -226,8 +227,11 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
     if recalled:
         return recalled_answer(state, recalled, context_of(runtime).sources_in_messages)
     answer, sources, decline, unverified, message_id = settle(state)
-    notices = [*(state.get("notices") or []), *([UNVERIFIED_NOTE] if unverified else [])]
     language = state.get("language") or language_of(state.get("query") or "")
+    note = prompts.UNVERIFIED_NOTE[language]
+    if unverified:
+        answer = f"{answer}\n\n{note}"
+    notices = [*(state.get("notices") or []), *([note] if unverified else [])]
     answerable = decline is None
     if decline and decline["reason"] in prompts.DECLINE[language]:
         answer = prompts.DECLINE[language][decline["reason"]].replace("{detail}", decline["detail"])

@@ -73,6 +73,11 @@ WEB_UNAVAILABLE_NOTE = {
     "en": "The web could not be searched ({reason}), so this answer is from the knowledge base only.",
     "zh": "无法搜索网络（{reason}），以下回答仅来自知识库。",
 }
+UNVERIFIED_NOTE = {
+    "en": "(Unverified: this answer did not pass the fact check within its budget.)",
+    "zh": "（未经核实：此回答在预算内未通过事实核查。）",
+}
+"""The note under an answer left unverified, in the answer's language."""
 DIRECT_NOTE = {
     "en": "(Answered from general knowledge; no documents were searched.)",
     "zh": "（此回答来自一般知识，未检索文档。）",

@@ -160,6 +160,16 @@ CASES = [
     Case("two sources together", "What do the K2 and the Heron cost?",
          "The K2 costs 249 EUR and the standard Heron costs 189 EUR [1][2].", (K2, HERON), None,
          ("supported",)),
+    # Listed sources together: one is cited, the other gives the rest; both are cited after.
+    Case("two sources, one cited", "What do the K2 and the Heron cost?",
+         "The K2 costs 249 EUR and the standard Heron costs 189 EUR [1].", (K2, HERON),
+         "The K2 costs 249 EUR and the standard Heron costs 189 EUR [1][2].", ("supported",)),
+    Case("two sources, none cited", "What do the K2 and the Heron cost?",
+         "The K2 costs 249 EUR and the standard Heron costs 189 EUR.", (K2, HERON),
+         "The K2 costs 249 EUR and the standard Heron costs 189 EUR [1][2].", ("supported",)),
+    Case("two sources, a third not needed", "What do the K2 and the Heron cost?",
+         "The K2 costs 249 EUR and the standard Heron costs 189 EUR [3].", (K2, RETURNS, HERON),
+         "The K2 costs 249 EUR and the standard Heron costs 189 EUR [3][1].", ("supported",)),
 ]  # fmt: skip
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
+from adaptive_rag.prompts.generate import UNVERIFIED_NOTE as NOTES
 from fake_sources import FakeWeb, KeywordRetriever, kb_docs, web_docs
 from fakes import ScriptedChatModel, ScriptedJudge
 
@@ -52,6 +53,9 @@ def test_never_grounded_stops_after_its_regeneration_budget(budget: int, tally: 
     assert d["model_calls"] == 1 + (budget + 1) == len(model.calls)
     marked, _ = run(never_grounded=True, max_regenerations=budget)
     assert marked["answerable"] is True and UNVERIFIED_NOTE in marked["answer"]
+    chinese, _ = run(never_grounded=True, max_regenerations=budget, question="Zephyr X2 水壶多大？")
+    assert chinese["answer"].endswith(NOTES["zh"]) and UNVERIFIED_NOTE not in chinese["answer"]
+    assert chinese["notices"] == [NOTES["zh"]]  # the note in the asker's language
     tally(faults=1)
 
 
