@@ -93,6 +93,9 @@ def eval_checks(
     out: Annotated[Path, typer.Option(help="Where the verdicts are kept (reruns resume).")] = Path(
         "eval-out/checks/verdicts.jsonl"
     ),
+    rules_only: Annotated[
+        bool, typer.Option(help="The rules alone: no model call, the model's column left empty.")
+    ] = False,
 ) -> None:
     """Check the same answers by the grounding rules and by the prompted model; compare them."""
     from adaptive_rag.evaluation.model_check import compare_checks
@@ -101,7 +104,7 @@ def eval_checks(
     missing = [str(r) for r in runs if not (r / "results.jsonl").is_file()]
     if missing:
         raise fail(f"no results.jsonl in {', '.join(missing)} (run 'eval run' first)", 2)
-    rates = compare_checks(runs, out, limit)
+    rates = compare_checks(runs, out, limit, model=not rules_only)
     typer.echo(table([rates]))
 
 

@@ -108,12 +108,13 @@ def notices_of(record: dict[str, Any]) -> list[str]:
 
 
 def check_one(
-    record: dict[str, Any], prior: dict[str, Any] | None, services: Services
+    record: dict[str, Any], prior: dict[str, Any] | None, services: Services | None
 ) -> dict[str, Any]:
     """Check one recorded answer by rules and by the prompted model, its notices set aside.
 
     The rules read the answer as self_check does (its citations kept); the prompted check gets
-    the answer's words alone. A prior verdict of the model on the same words is reused.
+    the answer's words alone. A prior verdict of the model on the same words is reused; with no
+    services the model is not asked (its verdict is None).
     """
     notices = notices_of(record)
     shown = answer_text(record["answer"], notices).strip()
@@ -123,6 +124,8 @@ def check_one(
     rule_ms = 1000 * (time.perf_counter() - started)
     if prior and prior.get("checked", answer_text(record["answer"], []).strip()) == shown:
         flagged, seconds = prior["model_flagged"], prior["model_seconds"]
+    elif services is None:
+        flagged, seconds = None, 0.0
     else:
         verdict, seconds = model_verdict(record["question"], shown, sources, services)
         flagged = None if verdict is None else not (verdict.grounded and verdict.answers_question)
@@ -140,24 +143,29 @@ def check_one(
 
 
 def compare_checks(
-    run_dirs: list[Path], out: Path, limit: int, services: Services | None = None
+    run_dirs: list[Path],
+    out: Path,
+    limit: int,
+    services: Services | None = None,
+    model: bool = True,
 ) -> dict[str, Any]:
     """Check the same answers by rules and by the prompted model; rates per answer kind.
 
     Rows are appended as answers are checked (a rerun resumes and reuses the model's verdicts),
-    then the file is rewritten with one row per answer.
+    then the file is rewritten with one row per answer. With `model` False only the rules check.
     """
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {(r["dataset"], r["id"]): r for r in read_jsonl(out)} if out.exists() else {}
     records = [r for d in run_dirs for r in read_jsonl(d / "results.jsonl") if checkable(r)]
-    services = services or Services(no_web=True)
+    if model:
+        services = services or Services(no_web=True)
     checked: dict[tuple[str, str], dict[str, Any]] = {}
     with out.open("a", encoding="utf-8") as sink:
         for record in records[:limit]:
             key = (record["dataset"], record["id"])
             if key in checked:
                 continue
-            checked[key] = row = check_one(record, done.get(key), services)
+            checked[key] = row = check_one(record, done.get(key), services if model else None)
             if row != done.get(key):
                 sink.write(json.dumps(row, ensure_ascii=False) + "\n")
                 sink.flush()
@@ -173,6 +181,7 @@ def check_rates(rows: list[dict[str, Any]]) -> dict[str, Any]:
         read = [r for r in kind if r[flag] is not None]
         return round(sum(bool(r[flag]) for r in read) / len(read), 3) if read else None
 
+    asked = [r["model_seconds"] for r in rows if r["model_seconds"] > 0]
     answerable = [r for r in rows if not r["impossible"]]
     wrong = [r for r in answerable if not r["right"]]
     right = [r for r in answerable if r["right"]]
@@ -185,9 +194,7 @@ def check_rates(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "rule_flags_right": share(right, "rule_flagged"),
         "model_flags_wrong": share(wrong, "model_flagged"),
         "model_flags_right": share(right, "model_flagged"),
-        "model_unreadable": sum(r["model_flagged"] is None for r in rows),
+        "model_unreadable": sum(r["model_flagged"] is None for r in rows if r["model_seconds"] > 0),
         "rule_ms_median": statistics.median([r["rule_ms"] for r in rows]) if rows else None,
-        "model_seconds_median": statistics.median([r["model_seconds"] for r in rows])
-        if rows
-        else None,
+        "model_seconds_median": statistics.median(asked) if asked else None,
     }

@@ -73,3 +73,18 @@ def test_the_graphs_own_notes_are_set_aside_and_the_rules_read_the_citations(
         k: v for k, v in rates.items() if k not in timing
     }
     assert len(out.read_text().splitlines()) == 3
+
+
+def test_the_rules_alone_ask_no_model(tmp_path: Path) -> None:
+    runs = tmp_path / "run"
+    runs.mkdir()
+    rows = [
+        record(1, "The Zephyr X2 holds 1.7 litres [1]."),
+        record(2, "It holds 9 litres.", acc=0),
+    ]
+    (runs / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    silent = Services(no_web=True, chat_model=FakeListChatModel(responses=[]))  # fails if asked
+    rates = compare_checks([runs], tmp_path / "v.jsonl", 10, silent, model=False)
+    assert rates["rule_flags_right"] == 0.0 and rates["rule_flags_wrong"] == 1.0
+    assert rates["model_flags_right"] is None and rates["model_seconds_median"] is None
+    assert rates["model_unreadable"] == 0  # not asked is not unreadable
