@@ -84,7 +84,7 @@ def _pointing(word: str) -> bool:
     """Whether a word asks, points or compares rather than names: 哪座, 那所, 这家, 更长."""
     if word.startswith("哪"):
         return True
-    return len(word) == 2 and (word[0] in "那这每某" and word[1] in _MEASURE or word[0] == "更")
+    return len(word) == 2 and ((word[0] in "那这每某" and word[1] in _MEASURE) or word[0] == "更")
 
 
 def _noun(word: str) -> bool:

@@ -27,7 +27,7 @@ it takes its citations if it has none (core.pointers). Nothing else in the text 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -124,6 +124,17 @@ def _check(sentence: Sentence, sources: Sequence[str], question: str) -> Sentenc
     )
 
 
+def _fewest(
+    together: Sequence[int], order: Iterable[int], verdict: Callable[[Sequence[int]], Verdict]
+) -> list[int]:
+    """Return the sources that support a sentence together, less each (in `order`) not needed."""
+    keep = list(together)
+    for n in order:
+        if len(keep) > 1 and verdict([m for m in keep if m != n]) == "yes":
+            keep.remove(n)
+    return keep
+
+
 def _choose(
     valid: Sequence[int],
     listed: Sequence[int],
@@ -143,10 +154,7 @@ def _choose(
     if keep:
         return keep, supporting, "supported"
     if valid and verdict(valid) == "yes":
-        keep = list(valid)
-        for n in reversed(valid):
-            if len(keep) > 1 and verdict([m for m in keep if m != n]) == "yes":
-                keep.remove(n)
+        keep = _fewest(valid, reversed(valid), verdict)
         return keep, keep, "supported"
     if supporting:
         best = max(supporting, key=lambda n: (len(found[n].words), len(found[n].facts()), -n))
@@ -154,11 +162,10 @@ def _choose(
     if len(listed) > 1 and verdict(listed) == "yes":
         # each part from another source ("A opened in 2009 [1], B in 2012 [3]"): cite those that
         # do together, as few as do, the cited ones kept where they can be
-        keep = list(listed)
-        order = sorted(keep, key=lambda n: (n in valid, len(found[n].facts()), len(found[n].words)))
-        for n in order:
-            if len(keep) > 1 and verdict([m for m in keep if m != n]) == "yes":
-                keep.remove(n)
+        def holds(n: int) -> tuple[bool, int, int]:
+            return n in valid, len(found[n].facts()), len(found[n].words)
+
+        keep = _fewest(listed, sorted(listed, key=holds), verdict)
         return keep, keep, "supported"
     keep = [n for n in valid if alone[n] == "unknown"]
     if keep or (not valid and "unknown" in alone.values()):

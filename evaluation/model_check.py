@@ -157,15 +157,14 @@ def compare_checks(
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {(r["dataset"], r["id"]): r for r in read_jsonl(out)} if out.exists() else {}
     records = [r for d in run_dirs for r in read_jsonl(d / "results.jsonl") if checkable(r)]
-    if model:
-        services = services or Services(no_web=True)
+    services = (services or Services(no_web=True)) if model else None
     checked: dict[tuple[str, str], dict[str, Any]] = {}
     with out.open("a", encoding="utf-8") as sink:
         for record in records[:limit]:
             key = (record["dataset"], record["id"])
             if key in checked:
                 continue
-            checked[key] = row = check_one(record, done.get(key), services if model else None)
+            checked[key] = row = check_one(record, done.get(key), services)
             if row != done.get(key):
                 sink.write(json.dumps(row, ensure_ascii=False) + "\n")
                 sink.flush()

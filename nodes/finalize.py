@@ -18,8 +18,6 @@ from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
-UNVERIFIED_NOTE = prompts.UNVERIFIED_NOTE["en"]
-"""The English unverified note (prompts.UNVERIFIED_NOTE holds each language's)."""
 _BASE = {"correct": 0.8, "ambiguous": 0.6, "incorrect": 0.4}
 
 
@@ -228,10 +226,10 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
         return recalled_answer(state, recalled, context_of(runtime).sources_in_messages)
     answer, sources, decline, unverified, message_id = settle(state)
     language = state.get("language") or language_of(state.get("query") or "")
-    note = prompts.UNVERIFIED_NOTE[language]
+    notices = list(state.get("notices") or [])
     if unverified:
-        answer = f"{answer}\n\n{note}"
-    notices = [*(state.get("notices") or []), *([note] if unverified else [])]
+        answer = f"{answer}\n\n{prompts.UNVERIFIED_NOTE[language]}"
+        notices.append(prompts.UNVERIFIED_NOTE[language])
     answerable = decline is None
     if decline and decline["reason"] in prompts.DECLINE[language]:
         answer = prompts.DECLINE[language][decline["reason"]].replace("{detail}", decline["detail"])

@@ -8,8 +8,10 @@ from typing import Any
 
 from adaptive_rag import Services
 from adaptive_rag.evaluation.model_check import compare_checks, notices_of
-from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
+from adaptive_rag.prompts.generate import UNVERIFIED_NOTE as NOTES
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+UNVERIFIED_NOTE = NOTES["en"]
 
 KETTLE = "Zephyr X2\nThe Zephyr X2 kettle has a 1.7 litre capacity and boils in 3 minutes."
 WEB_OFF = (

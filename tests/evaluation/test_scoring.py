@@ -10,7 +10,9 @@ from adaptive_rag.evaluation.aggregate import bootstrap_interval, paired, qualit
 from adaptive_rag.evaluation.metrics import contains
 from adaptive_rag.evaluation.scoring import answer_text, score
 from adaptive_rag.evaluation.sets import EvalSet, of_kinds, pick, question
-from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
+from adaptive_rag.prompts.generate import UNVERIFIED_NOTE as NOTES
+
+UNVERIFIED_NOTE = NOTES["en"]
 
 
 def test_acc_is_containment_after_normalisation() -> None:

@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, Services, build_graph
-from adaptive_rag.nodes.finalize import UNVERIFIED_NOTE
 from adaptive_rag.prompts.generate import UNVERIFIED_NOTE as NOTES
 from fake_sources import FakeWeb, KeywordRetriever, kb_docs, web_docs
 from fakes import ScriptedChatModel, ScriptedJudge
+
+UNVERIFIED_NOTE = NOTES["en"]
 
 UNSUPPORTED = "It costs 49 dollars [1]."
 """An answer no source supports, however often it is written."""
