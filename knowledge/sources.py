@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 
 from adaptive_rag.core.documents import doc_key
+from adaptive_rag.core.language import language_of
+from adaptive_rag.core.ranges import within
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
-from adaptive_rag.prompts.reading import PREAMBLE
+from adaptive_rag.prompts.reading import PREAMBLE, WORKED_OUT
 from langchain_core.documents import Document
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.retrievers import BaseRetriever
@@ -96,6 +98,16 @@ def reading_messages(docs: list[Document], task: str) -> list[BaseMessage]:
     Every node that reads the sources sends the same prefix, so its computation is reused.
     """
     return [SystemMessage(PREAMBLE), HumanMessage(f"{format_documents(docs)}\n\n{task}")]
+
+
+def worked_out(docs: list[Document], question: str) -> str:
+    """Return what arithmetic works out from the sources for the question, a line each, or "".
+
+    A quantity the question names inside a range a source states (`core.ranges`): a small model
+    reads the range and still cannot tell whether the quantity falls in it.
+    """
+    lines = [w.line(language_of(question)) for w in within(question, source_texts(docs))]
+    return "".join(f"{WORKED_OUT}{line}\n" for line in lines)
 
 
 def fuse_documents(results: list[list[Document]], k: int) -> list[Document]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adaptive_rag.knowledge.sources import reading_messages
+from adaptive_rag.knowledge.sources import reading_messages, worked_out
 from adaptive_rag.nodes.calling import ask_yes_no, judged, note
 from adaptive_rag.prompts import assess as prompts
 from adaptive_rag.schema.context import Context
@@ -24,7 +24,8 @@ def assess(state: State, runtime: Runtime[Context], services: Services) -> Updat
     update: Update = {"steps": "assess", "support": None}
     if not docs:  # generate says why nothing was found
         return update
-    task = prompts.TASK.format(question=state.get("standalone") or "")
+    question = state.get("standalone") or ""
+    task = worked_out(docs, question) + prompts.TASK.format(question=question)
     reply = ask_yes_no(
         update, "assess", services.fast, ctx, reading_messages(docs, task), "answered anyway"
     )

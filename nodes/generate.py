@@ -12,6 +12,7 @@ from adaptive_rag.knowledge.sources import (
     fuse_documents,
     merge_by_document,
     reading_messages,
+    worked_out,
 )
 from adaptive_rag.nodes.calling import ask_streamed, note
 from adaptive_rag.nodes.citing import sources_for
@@ -204,7 +205,10 @@ def _prompt(
         task = _from_sources(state, question, if_missing)
     else:
         task = _from_sources(state, question, if_missing)
-    return docs, reading_messages(docs, f"{task}\n{cue}")
+    worked = worked_out(docs, question)
+    if worked:  # the user sees what the answer was told, not only the model
+        note(update, f"generate: {worked.strip()}")
+    return docs, reading_messages(docs, f"{task}\n{worked}{cue}")
 
 
 def _from_sources(state: State, question: str, if_missing: str) -> str:

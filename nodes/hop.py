@@ -17,7 +17,13 @@ from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.entities import entities_of, key
 from adaptive_rag.core.grounding import check
 from adaptive_rag.core.relevance import look_alikes
-from adaptive_rag.knowledge.sources import reading_messages, retrieve, source_texts, title_of
+from adaptive_rag.knowledge.sources import (
+    reading_messages,
+    retrieve,
+    source_texts,
+    title_of,
+    worked_out,
+)
 from adaptive_rag.nodes.calling import ask_json, judged, note, note_failure
 from adaptive_rag.prompts import hop as prompts
 from adaptive_rag.schema.context import Context
@@ -121,7 +127,7 @@ def read(
     hops = list(state.get("hops") or [])
     name = f"hop {len(hops) + 1}"
     task = prompts.TASK.format(query=query, facts=facts_so_far(hops), question=question)
-    messages = reading_messages(docs, task)
+    messages = reading_messages(docs, worked_out(docs, question) + task)
     step = ask_json(update, name, services.fast, ctx, messages, Step, ON_FAILURE) or Step()
     step = without_echoes(update, name, step)
     texts = source_texts(docs)

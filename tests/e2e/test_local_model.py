@@ -97,6 +97,13 @@ def test_english_question_over_chinese_sources_gets_an_english_answer(ask: Any) 
     assert out["language"] == "en" and answers_in(answer_text(out["answer"], out["notices"]), "en")
 
 
+def test_a_tiered_rule_is_applied_to_the_quantity_asked(ask: Any) -> None:
+    # returns.md: "between 31 and 45 days after delivery … a restocking fee of 10 %"
+    out = ask("What is the restocking fee for a return 40 days after delivery?", thread="tier")
+    assert "10" in out["answer"] and "returns.md" in cited_files(out), out["answer"]
+    assert any("40 days is between 31 and 45 days" in n for n in out["diagnostics"]["notes"])
+
+
 def test_complex_question_is_decomposed(ask: Any) -> None:
     out = ask("Compare the warranty of the Kestrel sensors and the Heron hub.", thread="complex")
     assert out["route"]["category"] == "complex"

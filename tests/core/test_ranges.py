@@ -1,0 +1,71 @@
+from decimal import Decimal
+
+from adaptive_rag.core.ranges import Within, ranges_in, within
+
+RETURNS = (
+    "Unused products can be returned within 45 days of delivery for a full refund. Products "
+    "returned between 31 and 45 days after delivery carry a restocking fee of 10 %."
+)
+
+
+def test_a_range_stated_between_two_numbers_is_read_with_its_unit() -> None:
+    assert ranges_in(RETURNS) == [(Decimal(31), Decimal(45), "day")]
+
+
+def test_ranges_by_dash_to_and_chinese_joins() -> None:
+    text = (
+        "Delivery takes 3–5 days; support replies in 2 to 4 hours. 保修期为2至3年，价格100-200元。"
+    )
+    assert ranges_in(text) == [
+        (Decimal(3), Decimal(5), "day"),
+        (Decimal(2), Decimal(4), "hour"),
+        (Decimal(2), Decimal(3), "year"),
+        (Decimal(100), Decimal(200), "cny"),
+    ]
+
+
+def test_and_without_between_is_not_a_range() -> None:
+    assert ranges_in("It costs 10 euros and 20 euros for the case.") == []
+
+
+def test_no_range_without_a_unit_or_with_its_ends_reversed() -> None:
+    assert ranges_in("In 2019-2021 the team grew.") == []
+    assert ranges_in("between 45 and 31 days") == []
+    assert ranges_in("between 3 years and 5 days") == []
+
+
+def test_a_question_quantity_inside_a_source_range_becomes_a_line() -> None:
+    found = within(
+        "What is the restocking fee for a return 40 days after delivery?", ["x", RETURNS]
+    )
+    rule = "Products returned between 31 and 45 days after delivery carry a restocking fee of 10 %."
+    assert found == [Within("40", "31", "45", "day", 2, rule)]
+    assert (
+        found[0].line("en") == f'40 days is between 31 and 45 days, so this applies: "{rule}" [2]'
+    )
+    assert found[0].line("zh") == f"40天在31至45天之间，因此适用：“{rule}”[2]"
+
+
+def test_quantities_outside_or_in_another_unit_give_no_line() -> None:
+    assert within("What is the fee 50 days after delivery?", [RETURNS]) == []
+    assert within("What is the fee after 40 weeks?", [RETURNS]) == []
+    assert within("What is the fee after 40?", [RETURNS]) == []
+    assert within("What is the restocking fee?", [RETURNS]) == []
+
+
+def test_chinese_question_against_a_chinese_source() -> None:
+    found = within("交付后第40天退货要付多少费用？", ["交付后31至45天内退货收取10%的重新上架费。"])
+    assert [w.line("zh") for w in found] == [
+        "40天在31至45天之间，因此适用：“交付后31至45天内退货收取10%的重新上架费。”[1]"
+    ]
+
+
+def test_an_english_quantity_matches_a_chinese_range_by_its_canonical_unit() -> None:
+    assert within("fee after 40 days?", ["31至45天内退货收取10%的费用"]) != []
+
+
+def test_calendar_years_and_months_are_dates_not_quantities() -> None:
+    assert within("1953年，他获得了什么奖？", ["他在1944至1980年间获得多个奖项。"]) == []
+    assert ranges_in("from 1990 to 2000 years") == []
+    assert within("What happened in March?", ["between February and April"]) == []
+    assert within("2012年10月18日发生了什么？", ["会议持续16至19日。"]) == []
