@@ -3,11 +3,15 @@
 A small model reads "between 31 and 45 days … a restocking fee of 10 %" and still cannot say
 whether 40 days is in it. This module does that comparison, which is arithmetic rather than
 reading: the question's quantities (a number with a unit, `core.numbers`) are matched against
-the two-ended ranges the sources state ("between 31 and 45 days", "31–45 days", "31 to 45
-days", "31至45天"), and each quantity inside one becomes a short line the answer's prompt can
-carry ("40 days is between 31 and 45 days [1]."). One-sided bounds ("within 45 days", "more
-than 30 days") are left to the reader: which side a rule's edge falls on is wording, not
-arithmetic.
+the two-ended ranges the sources state ("between 31 and 45 days", "31–45 days", "1 to 3 hours",
+"6至20公斤", "在30与45天之间"), and each quantity inside one becomes a line the prompt can carry:
+'40 days is between 31 and 45 days, so this applies: "<the source's sentence>" [1]'.
+
+Only what is surely a range of quantities is read. Not compared: dates (1953年, March, 10月18日,
+any 日), one-sided bounds ("within 45 days": which side an edge falls on is wording), negative
+numbers, a change ("rose from 5 to 10 euros"), a label's number ("Rule 4 – 60 days"), an end
+with a scale word the other lacks ("5 to 10 million"), and a range whose sentence shares no name
+or word with the question.
 """
 
 from __future__ import annotations
@@ -16,19 +20,43 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from adaptive_rag.core.language import Language
+from adaptive_rag.core.language import Language, language_of
 from adaptive_rag.core.numbers import numbers_in
+from adaptive_rag.core.terms import Terms, found_in, terms_of
 
-_JOINS = re.compile(
-    r"^\s*(?:(?P<and>and)|to|-|–|—|~|～|至|到)\s*$",
+_JOINS = re.compile(r"^\s*(?:(?P<and>and|和|与)|to|-|–|—|−|－|~|～|〜|至|到)\s*$", re.IGNORECASE)
+"""What may stand between a range's two ends ("and", 和, 与 only after "between", 介于 or 在)."""
+_BETWEEN = re.compile(r"(?:\bbetween|介于|在)\s*$", re.IGNORECASE)
+_CHANGE = re.compile(
+    r"\b(?:rose|risen|rises|increased|decreased|changed|reduced|raised|fell|fallen|dropped|grew"
+    r"|went up|went down|cut|extended|moved)\b[^.;]{0,30}\bfrom\s*$"
+    r"|(?:涨|升|降|增加|减少|调整|提高)[^。；]{0,10}从\s*$",
     re.IGNORECASE,
 )
-"""What may stand between a range's two ends ("and" only after "between", or 介于/在)."""
-_BETWEEN = re.compile(r"(?:\bbetween|介于|在)\s*$", re.IGNORECASE)
-_ORDINAL_DAY = re.compile(r"第(?=[\d零〇一二两三四五六七八九十百]+(?:天|日|周|个月|年))")
+"""A "from … to" after a verb of change states a change, not a range."""
+_LABEL = re.compile(
+    r"\b(?:rule|step|tier|version|section|art|article|page|level|grade|no|number|chapter|item)"
+    r"\.?\s*$",
+    re.IGNORECASE,
+)
+"""A word that makes the number after it a label ("Rule 4 – 60 days")."""
+_SCALE = re.compile(r"thousand|million|billion|万|亿", re.IGNORECASE)
+_SIGN = re.compile(r"(?:^|[^\w.,])[-−]$")
+"""A minus sign on a number ("-5"; not a list's "- " nor a dash between two numbers)."""
+_NOT_A_DURATION = re.compile(r"^[级代元]")
+"""年级 (school year), 年代 (decade), 日元 (yen) are not durations."""
+_ORDINAL_DAY = re.compile(r"第(?=[\d零〇一二两三四五六七八九十百]+(?:天|周|个月|年))")
 """第40天 ("the 40th day") is compared as 40 days."""
-_MAX_NOTES = 3
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|[。！？；]|\n\s*\n")
+_SENTENCE_END = re.compile(
+    r"(?<!\b[A-Za-z])(?<!\b[A-Z][a-z])(?<!\b[A-Z][a-z][a-z])[.!?](?=\s+[A-Z\"“(\[])"
+    r"|[.!?](?=\s*$)|[。！？；]|\n\s*\n|\n(?=[ \t]*(?:[-*+|#]|\d+[.)]\s))"
+)
+"""A sentence ends at . ! ? before a capital (not after "U.S.", "Fig.", "Art."), at 。！？；, at a
+blank line, or where a list item, table row or heading starts (a wrapped line goes on)."""
+_SENTENCE_CHARS = 300
+"""The most of a sentence quoted: that many characters around its range."""
+_MOST = 3
+"""The most lines for one question."""
 _NOT_QUANTITIES = {"ord", "mon"}
 _CALENDAR_YEAR = 1000
 
@@ -43,7 +71,7 @@ class Within:
     unit: str
     source: int
     sentence: str
-    """The source's sentence that states the range, as written."""
+    """The source's sentence that states the range, as written (at most _SENTENCE_CHARS)."""
 
     def line(self, language: Language) -> str:
         """Say it in the answer's language: the comparison, then the sentence that applies."""
@@ -61,39 +89,14 @@ class Within:
 
 
 _EN_UNIT = {
-    "day": "days",
-    "week": "weeks",
-    "month": "months",
-    "year": "years",
-    "hour": "hours",
-    "minute": "minutes",
-    "second": "seconds",
-    "age": "years old",
-    "eur": "euros",
-    "usd": "dollars",
-    "cny": "yuan",
-    "gbp": "pounds",
-    "x": "times",
-    "°c": "°C",
+    **{u: f"{u}s" for u in ("day", "week", "month", "year", "hour", "minute", "second")},
+    **{"age": "years old", "eur": "euros", "usd": "dollars", "cny": "yuan", "gbp": "pounds"},
+    **{"x": "times", "°c": "°C", "gb": "GB", "mb": "MB", "tb": "TB", "mah": "mAh", "kwh": "kWh"},
 }
 _ZH_UNIT = {
-    "day": "天",
-    "week": "周",
-    "month": "个月",
-    "year": "年",
-    "hour": "小时",
-    "minute": "分钟",
-    "second": "秒",
-    "age": "岁",
-    "eur": "欧元",
-    "usd": "美元",
-    "cny": "元",
-    "gbp": "英镑",
-    "x": "倍",
-    "%": "%",
-    "km": "公里",
-    "m": "米",
-    "kg": "公斤",
+    **{"day": "天", "week": "周", "month": "个月", "year": "年", "hour": "小时", "minute": "分钟"},
+    **{"second": "秒", "age": "岁", "eur": "欧元", "usd": "美元", "cny": "元", "gbp": "英镑"},
+    **{"x": "倍", "km": "公里", "m": "米", "kg": "公斤", "°c": "°C", "gb": "GB", "mb": "MB"},
 }
 
 
@@ -113,13 +116,22 @@ def _split(form: str) -> tuple[Decimal, str] | None:
     return number, unit
 
 
-def _quantities(text: str) -> list[tuple[tuple[Decimal, str], int, int]]:
-    """Return the text's quantities as ((value, unit), start, end); 10月18日 is a date, skipped."""
+Quantity = tuple[tuple[Decimal, str], int, int]
+
+
+def _quantities(text: str) -> list[Quantity]:
+    """Return the text's quantities as ((value, unit), start, end), dates and negatives skipped."""
     found = []
     for form, start, end in numbers_in(text):
         quantity = _split(form)
-        if quantity is not None and not (quantity[1] == "day" and text[:start].endswith("月")):
-            found.append((quantity, start, end))
+        if quantity is None or _SIGN.search(text[max(0, start - 3) : start]):
+            continue
+        written, after = text[start:end], text[end : end + 1]
+        if written.endswith("日") and not written.endswith("工作日"):
+            continue  # 18日 is the 18th of a month far more often than 18 days
+        if quantity[1] in {"year", "day"} and _NOT_A_DURATION.match(after):
+            continue
+        found.append((quantity, start, end))
     return found
 
 
@@ -132,9 +144,14 @@ def _ranges(text: str) -> list[tuple[Decimal, Decimal, str, int]]:
     """Return the ranges a text states, each with where it starts."""
     found = []
     numbers = _quantities(text)
-    for (low, begin, end), (high, start, _) in zip(numbers, numbers[1:], strict=False):
+    for (low, begin, end), (high, start, stop) in zip(numbers, numbers[1:], strict=False):
         join = _JOINS.match(text[end:start])
-        if join is None or (join.group("and") and not _BETWEEN.search(text[:begin])):
+        before = text[max(0, begin - 60) : begin]
+        if join is None or (join.group("and") and not _BETWEEN.search(before)):
+            continue
+        if _CHANGE.search(before) or (not low[1] and _LABEL.search(before)):
+            continue
+        if bool(_SCALE.search(text[begin:end])) != bool(_SCALE.search(text[start:stop])):
             continue
         unit = high[1] or low[1]
         if not unit or (low[1] and low[1] != unit) or low[0] >= high[0]:
@@ -144,35 +161,56 @@ def _ranges(text: str) -> list[tuple[Decimal, Decimal, str, int]]:
 
 
 def _sentence_at(text: str, position: int) -> str:
-    """Return the sentence of a text that holds a position, whitespace folded."""
+    """Return the sentence that holds a position, whitespace folded, cut around it if long."""
     start = 0
     for boundary in _SENTENCE_END.finditer(text, 0, position):
         start = boundary.end()
     end_match = _SENTENCE_END.search(text, position)
     end = end_match.end() if end_match else len(text)
-    return " ".join(text[start:end].split()).strip()
+    if end - start > _SENTENCE_CHARS:
+        half = _SENTENCE_CHARS // 2
+        cut_start, cut_end = max(start, position - half), min(end, position + half)
+        head = "…" if cut_start > start else ""
+        tail = "…" if cut_end < end else ""
+        return head + " ".join(text[cut_start:cut_end].split()) + tail
+    return " ".join(text[start:end].split())
 
 
 def _plain(value: Decimal) -> str:
     return format(value.normalize(), "f")
 
 
+def _on_topic(asked: Terms, language: Language, sentence: str) -> bool:
+    """Whether the sentence holds one of the question's names or content words.
+
+    A sentence in the other language cannot be compared word for word, and passes.
+    """
+    if language_of(sentence) != language:
+        return True
+    found = found_in(asked, sentence)
+    return bool(found.names or found.words)
+
+
 def within(question: str, sources: list[str]) -> list[Within]:
     """Return each quantity of the question that falls inside a range a source states.
 
-    Only a quantity with a unit is compared, and only with a range in the same unit; at most a
-    few lines, the first source's first.
+    Only a quantity with a unit is compared, only with a range in the same unit, and only when
+    the range's sentence is about something the question names; at most _MOST lines, the first
+    source's first.
     """
-    asked = [q for q, _, _ in _quantities(_ORDINAL_DAY.sub("", question)) if q[1]]
+    question = _ORDINAL_DAY.sub("", question)
+    asked = [q for q, _, _ in _quantities(question) if q[1]]
     if not asked:
         return []
-    lines: list[Within] = []
+    topic, language = terms_of(question), language_of(question)
+    lines: dict[tuple[str, str, str, str, int], Within] = {}
     for number, text in enumerate(sources, start=1):
         for low, high, unit, begin in _ranges(text):
             for value, asked_unit in asked:
-                if asked_unit == unit and low <= value <= high:
-                    sentence = _sentence_at(text, begin)
-                    found = Within(_plain(value), _plain(low), _plain(high), unit, number, sentence)
-                    lines.append(found)
-    unique = list(dict.fromkeys(lines))
-    return unique[:_MAX_NOTES]
+                key = (_plain(value), _plain(low), _plain(high), unit, number)
+                if asked_unit != unit or not low <= value <= high or key in lines:
+                    continue
+                sentence = _sentence_at(text, begin)
+                if _on_topic(topic, language, sentence):
+                    lines[key] = Within(*key, sentence)
+    return list(lines.values())[:_MOST]

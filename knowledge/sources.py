@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from adaptive_rag.core.documents import doc_key
-from adaptive_rag.core.language import language_of
+from adaptive_rag.core.language import Language
 from adaptive_rag.core.ranges import within
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.prompts.reading import PREAMBLE, WORKED_OUT
@@ -100,13 +100,15 @@ def reading_messages(docs: list[Document], task: str) -> list[BaseMessage]:
     return [SystemMessage(PREAMBLE), HumanMessage(f"{format_documents(docs)}\n\n{task}")]
 
 
-def worked_out(docs: list[Document], question: str) -> str:
+def worked_out(docs: list[Document], question: str, language: Language) -> str:
     """Return what arithmetic works out from the sources for the question, a line each, or "".
 
     A quantity the question names inside a range a source states (`core.ranges`): a small model
-    reads the range and still cannot tell whether the quantity falls in it.
+    reads the range and still cannot tell whether the quantity falls in it. The line quotes the
+    source, so it is made as inert as the sources are.
     """
-    lines = [w.line(language_of(question)) for w in within(question, source_texts(docs))]
+    texts = [text.replace("\n", "\n\n", 1) for text in source_texts(docs)]  # title apart
+    lines = [_inert(w.line(language)) for w in within(question, texts)]
     return "".join(f"{WORKED_OUT}{line}\n" for line in lines)
 
 

@@ -25,7 +25,8 @@ def assess(state: State, runtime: Runtime[Context], services: Services) -> Updat
     if not docs:  # generate says why nothing was found
         return update
     question = state.get("standalone") or ""
-    task = worked_out(docs, question) + prompts.TASK.format(question=question)
+    worked = worked_out(docs, question, state.get("language") or "en")
+    task = worked + prompts.TASK.format(question=question)
     reply = ask_yes_no(
         update, "assess", services.fast, ctx, reading_messages(docs, task), "answered anyway"
     )

@@ -205,7 +205,7 @@ def _prompt(
         task = _from_sources(state, question, if_missing)
     else:
         task = _from_sources(state, question, if_missing)
-    worked = worked_out(docs, question)
+    worked = worked_out(docs, question, language)
     if worked:  # the user sees what the answer was told, not only the model
         note(update, f"generate: {worked.strip()}")
     return docs, reading_messages(docs, f"{task}\n{worked}{cue}")

@@ -127,7 +127,8 @@ def read(
     hops = list(state.get("hops") or [])
     name = f"hop {len(hops) + 1}"
     task = prompts.TASK.format(query=query, facts=facts_so_far(hops), question=question)
-    messages = reading_messages(docs, worked_out(docs, question) + task)
+    worked = worked_out(docs, question, state.get("language") or "en")
+    messages = reading_messages(docs, worked + task)
     step = ask_json(update, name, services.fast, ctx, messages, Step, ON_FAILURE) or Step()
     step = without_echoes(update, name, step)
     texts = source_texts(docs)

@@ -69,3 +69,65 @@ def test_calendar_years_and_months_are_dates_not_quantities() -> None:
     assert ranges_in("from 1990 to 2000 years") == []
     assert within("What happened in March?", ["between February and April"]) == []
     assert within("2012年10月18日发生了什么？", ["会议持续16至19日。"]) == []
+
+
+def test_negative_numbers_are_not_read_as_positive() -> None:
+    source = "Store the device at -5 to 10 °C."
+    assert within("Can the device be stored at -7 °C?", [source]) == []
+    assert ranges_in("between -10 and -5 °C") == []
+
+
+def test_an_end_with_a_scale_word_the_other_lacks_is_no_range() -> None:
+    assert (
+        within(
+            "Is there a grant for a project costing 2 million euros?",
+            ["Projects of 5 to 10 million euros receive a grant of 20 %."],
+        )
+        == []
+    )
+    assert within("项目投资2万元有补贴吗？", ["投资3-5万元的项目补贴10%。"]) == []
+
+
+def test_dates_grades_decades_and_yen_are_not_durations() -> None:
+    assert within("会议持续18天吗？", ["会议于10月16至19日举行。"]) == []
+    assert within("这个课程保修5年吗？", ["本课程适合3-6年级学生。"]) == []
+    assert within("运费要15天吗？", ["运费为10-20日元每克。"]) == []
+
+
+def test_a_list_item_or_table_row_is_its_own_sentence() -> None:
+    source = "Returns\n- 0-30 days: no fee\n- 31-45 days: a fee of 10 %\n| 46-60 days | 20 % |"
+    found = within("What is the fee for a return after 40 days?", [source])
+    assert [w.sentence for w in found] == ["- 31-45 days: a fee of 10 %"]
+
+
+def test_a_wrapped_line_goes_on_with_its_sentence() -> None:
+    source = (
+        "Full refund within 45 days. Products returned\nbetween 31 and 45 days carry a fee of 10 %."
+    )
+    found = within("What is the fee for products returned after 40 days?", [source])
+    assert [w.sentence for w in found] == [
+        "Products returned between 31 and 45 days carry a fee of 10 %."
+    ]
+
+
+def test_abbreviations_do_not_end_a_sentence() -> None:
+    source = "Per Art. 5 of the U.S. code, items returned 31-45 days late cost 10 %."
+    found = within("What do items returned 40 days late cost?", [source])
+    assert [w.sentence for w in found] == [source]
+
+
+def test_a_long_sentence_is_cut_around_its_range() -> None:
+    filler = "words about returns " * 40
+    found = within("the fee for a return after 40 days?", [f"{filler}31-45 days: 10 % {filler}."])
+    assert len(found[0].sentence) <= 302 and "31-45 days" in found[0].sentence
+    assert found[0].sentence.startswith("…") and found[0].sentence.endswith("…")
+
+
+def test_a_change_a_label_and_another_topic_are_not_ranges_that_apply() -> None:
+    assert within("the fee on an order of 8 euros?", ["The fee rose from 5 to 10 euros."]) == []
+    assert within("a refund after 40 days?", ["Rule 4 – 60 days: no refund."]) == []
+    assert within("Can I return a product after 40 days?", ["Islands: 30–45 days."]) == []
+
+
+def test_one_range_gives_one_line_however_often_it_is_repeated() -> None:
+    assert len(within("a return after 40 days?", [RETURNS, RETURNS + " " + RETURNS])) == 2
