@@ -109,6 +109,7 @@ def test_an_answer_still_unsupported_is_marked_or_declined_as_answer_check_says(
     assert "49 dollars" in declined["decline"]["detail"]
     off = h.ask("How big is the Zephyr X2 kettle?", answer_check="off")
     assert off["answer"] == "It costs 49 dollars [1]." and off["diagnostics"]["regenerations"] == 0
+    assert off["answerable"] is True and off["verified"] is False  # not checked, so not verified
 
 
 def test_citations_are_repaired_to_point_at_the_source_that_says_it(make_harness: Any) -> None:
