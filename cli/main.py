@@ -69,6 +69,7 @@ def served_config() -> Path:
         "dependencies": ["adaptive-rag"],  # installed already; the CLI needs one named
         "graphs": {"agent": "adaptive_rag.served:agent"},
         "http": {"app": "adaptive_rag.webapp:app"},
+        "auth": {"path": "adaptive_rag.auth:auth", "disable_studio_auth": True},
     }
     (folder / "langgraph.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
     return folder

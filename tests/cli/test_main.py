@@ -166,3 +166,10 @@ def test_the_sources_say_which_names_linked_them(capsys: pytest.CaptureFixture[s
     assert "[1] Oskar Brevik — corpus.jsonl (linked by oskar brevik)" in shown
     assert "[2] Tofte — corpus.jsonl\n" in shown
     assert "[3] Fair — corpus.jsonl (found within publisher: Wired)\n" in shown
+
+
+def test_serve_writes_the_repositorys_server_config_for_the_installed_package() -> None:
+    served = json.loads(cli.served_config().joinpath("langgraph.json").read_text())
+    repository = json.loads((Path(cli.__file__).parents[1] / "langgraph.json").read_text())
+    for key in ("graphs", "http", "auth"):  # sign-in holds for `adaptive-rag serve` too
+        assert served[key] == repository[key]
