@@ -169,5 +169,13 @@ class Services:
             return None
         return self.web_search or default_web_search()
 
+    def web_off(self, ctx: Context) -> str:
+        """Return why this run has no web search, in words for the answer's notice."""
+        if self.no_web:
+            return "web search is off for this agent"
+        if not ctx.web_search:
+            return "web search is off: the web_search setting is false"
+        return "web search is off: no TAVILY_API_KEY is set"
+
 
 __all__ = ["Services"]

@@ -15,7 +15,7 @@ UNVERIFIED_NOTE = NOTES["en"]
 
 KETTLE = "Zephyr X2\nThe Zephyr X2 kettle has a 1.7 litre capacity and boils in 3 minutes."
 WEB_OFF = (
-    "The web could not be searched (web search is off (no TAVILY_API_KEY set)), so this answer"
+    "The web could not be searched (web search is off: no TAVILY_API_KEY is set), so this answer"
     " is from the knowledge base only."
 )
 GROUNDED = '{"grounded": true, "answers_question": true, "feedback": ""}'

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from adaptive_rag import Services, build_graph
 from fake_sources import FakeWeb, web_docs
 
 
@@ -45,13 +47,30 @@ def test_realtime_goes_to_the_web_first(make_harness: Any) -> None:
     assert web.queries == ["What is the latest Zephyr news today?"]
 
 
-def test_realtime_without_web_says_so_and_uses_the_knowledge_base(make_harness: Any) -> None:
+def test_realtime_without_web_says_so_and_uses_the_knowledge_base(
+    make_harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TAVILY_API_KEY", raising=False)
     h = make_harness()
+    h.graph = build_graph(
+        services=Services(chat_model=h.model, retriever=h.retriever, relevance=h.relevance)
+    )
     out = h.ask("What is the latest news about the Zephyr X2 kettle today?")
     assert "web_search" not in out["diagnostics"]["steps"]
     assert out["diagnostics"]["retrievals"] == 1
     assert "The web could not be searched" in out["answer"]
     assert "no TAVILY_API_KEY" in out["answer"]
+    switched_off = make_harness().ask("What is the latest news about the Zephyr X2 kettle today?")
+    assert "web search is off for this agent" in switched_off["answer"]  # Services(no_web=True)
+
+
+def test_web_turned_off_by_the_setting_says_so_not_that_a_key_is_missing(
+    make_harness: Any,
+) -> None:
+    h = make_harness(web=FakeWeb())
+    out = h.ask("What is the latest news about the Zephyr X2 kettle today?", web_search=False)
+    assert "the web_search setting is false" in out["answer"]
+    assert "TAVILY_API_KEY" not in out["answer"]
 
 
 def test_realtime_with_unreachable_web_falls_back_to_the_knowledge_base(make_harness: Any) -> None:
