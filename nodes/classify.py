@@ -2,7 +2,8 @@
 
 Rules first; then one search, judged by the fitted relevance judge: a likely source means the
 knowledge base holds the question, so it is looked up with no model call. The model routes only
-what neither settles.
+what neither settles, and, when `complex_shape` forces a shape, says whether a question the search
+settled is complex.
 """
 
 from __future__ import annotations
