@@ -24,7 +24,9 @@ from adaptive_rag.core.language import Language, language_of
 from adaptive_rag.core.numbers import numbers_in
 from adaptive_rag.core.terms import Terms, found_in, terms_of
 
-_JOINS = re.compile(r"^\s*(?:(?P<and>and|和|与)|to|-|–|—|−|－|~|～|〜|至|到)\s*$", re.IGNORECASE)
+_JOINS = re.compile(
+    r"^\s*(?:(?P<and>and|和|与)|to|through|thru|-|–|—|−|－|~|～|〜|至|到)\s*$", re.IGNORECASE
+)
 """What may stand between a range's two ends ("and", 和, 与 only after "between", 介于 or 在)."""
 _BETWEEN = re.compile(r"(?:\bbetween|介于|在)\s*$", re.IGNORECASE)
 _CHANGE = re.compile(

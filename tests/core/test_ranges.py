@@ -14,11 +14,13 @@ def test_a_range_stated_between_two_numbers_is_read_with_its_unit() -> None:
 
 def test_ranges_by_dash_to_and_chinese_joins() -> None:
     text = (
-        "Delivery takes 3–5 days; support replies in 2 to 4 hours. 保修期为2至3年，价格100-200元。"
+        "Delivery takes 3–5 days; support replies in 2 to 4 hours, refunds in 31 through 45 days."
+        " 保修期为2至3年，价格100-200元。"
     )
     assert ranges_in(text) == [
         (Decimal(3), Decimal(5), "day"),
         (Decimal(2), Decimal(4), "hour"),
+        (Decimal(31), Decimal(45), "day"),
         (Decimal(2), Decimal(3), "year"),
         (Decimal(100), Decimal(200), "cny"),
     ]
