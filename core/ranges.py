@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from adaptive_rag.core.language import Language, language_of
-from adaptive_rag.core.numbers import numbers_in
+from adaptive_rag.core.numbers import cn_value, numbers_in
 from adaptive_rag.core.terms import Terms, found_in, terms_of
 
 _JOINS = re.compile(
@@ -59,6 +59,11 @@ _SENTENCE_CHARS = 300
 """The most of a sentence quoted: that many characters around its range."""
 _MOST = 3
 """The most lines for one question."""
+_CN_LOW_END = re.compile(
+    r"(?<![零〇一二两三四五六七八九十百千万亿\d])[零〇一二两三四五六七八九十百千]+"
+    r"(?=\s*(?:至|到|~|～|〜|－|-|–|—)\s*[零〇一二两三四五六七八九十百千\d])"
+)
+"""The low end of "三至五天": a Chinese numeral before a join, with no unit of its own."""
 _NOT_QUANTITIES = {"ord", "mon"}
 _CALENDAR_YEAR = 1000
 
@@ -134,7 +139,10 @@ def _quantities(text: str) -> list[Quantity]:
         if quantity[1] in {"year", "day"} and _NOT_A_DURATION.match(after):
             continue
         found.append((quantity, start, end))
-    return found
+    for low in _CN_LOW_END.finditer(text):
+        if not any(start < low.end() and low.start() < end for _, start, end in found):
+            found.append(((Decimal(cn_value(low.group())), ""), low.start(), low.end()))
+    return sorted(found, key=lambda quantity: quantity[1])
 
 
 def ranges_in(text: str) -> list[tuple[Decimal, Decimal, str]]:

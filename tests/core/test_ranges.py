@@ -26,6 +26,17 @@ def test_ranges_by_dash_to_and_chinese_joins() -> None:
     ]
 
 
+def test_a_chinese_numeral_before_the_join_is_the_low_end() -> None:
+    text = "退货在三十一至四十五天内收取10%的费用；客服会在三到五个工作日内回复，运费2～5元。"
+    assert ranges_in(text) == [
+        (Decimal(31), Decimal(45), "day"),
+        (Decimal(3), Decimal(5), "day"),
+        (Decimal(2), Decimal(5), "cny"),
+    ]
+    found = within("四十天后退货要收多少费用？", [text])
+    assert [(w.quantity, w.low, w.high) for w in found] == [("40", "31", "45")]
+
+
 def test_and_without_between_is_not_a_range() -> None:
     assert ranges_in("It costs 10 euros and 20 euros for the case.") == []
 
