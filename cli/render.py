@@ -43,7 +43,10 @@ def print_footer(out: dict[str, Any], seconds: float, all_sources: bool = False)
     if decline:
         trust = f"declined: {decline['reason']} ({decline['detail']}) | {trust}"
     elif not out.get("verified"):  # checked and not passed, or left unchecked (answer_check off)
-        checked = "self_check" in (out.get("diagnostics") or {}).get("steps", [])
+        checked = any(
+            j.get("node") == "self_check" and j.get("verdict") in ("grounded", "unsupported")
+            for j in diag.get("judgments") or []
+        )
         trust += " (unverified)" if checked else " (not fact-checked)"
     cost = f"{diag.get('model_calls', 0)} model calls, {diag.get('retrievals', 0)} retrievals"
     typer.secho(

@@ -51,7 +51,7 @@ def after_finalize(state: State) -> Literal["remember", "__end__"]:
         and not state.get("failures")
         and route is not None
         and route["category"] not in ("realtime", "general")
-        and (state.get("verified") or state.get("check") is None)
+        and (state.get("verified") or state.get("check") is None or not _on(state, "answer_check"))
     )
     return "remember" if keep else "__end__"
 

@@ -127,20 +127,25 @@ def test_unreachable_model_server_exits_5(tmp_path: Path, monkeypatch: pytest.Mo
     assert result.exit_code == cli.EXIT_NETWORK and "could not be reached" in result.output
 
 
+GROUNDING = {"node": "self_check", "method": "rule", "verdict": "unsupported"}
+ANSWERABILITY = {"node": "self_check", "method": "rule", "verdict": "answer"}
+
+
 @pytest.mark.parametrize(
-    ("steps", "verified", "label"),
+    ("judgments", "verified", "label"),
     [
-        (["assess", "generate", "self_check"], True, "confidence 0.70 |"),
-        (["assess", "generate", "self_check"], False, "(unverified)"),
-        (["assess", "generate"], False, "(not fact-checked)"),  # assess was sure: check skipped
+        ([GROUNDING, ANSWERABILITY], True, "confidence 0.70 |"),
+        ([GROUNDING, ANSWERABILITY], False, "(unverified)"),
+        ([ANSWERABILITY], False, "(not fact-checked)"),  # answer_check off: only the decline ran
+        ([], False, "(not fact-checked)"),
     ],
 )
 def test_the_footer_tells_a_failed_check_from_none(
-    steps: list[str], verified: bool, label: str, capsys: pytest.CaptureFixture[str]
+    judgments: list[dict[str, str]], verified: bool, label: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from adaptive_rag.cli.render import print_footer
 
-    out = {"confidence": 0.7, "verified": verified, "diagnostics": {"steps": steps}}
+    out = {"confidence": 0.7, "verified": verified, "diagnostics": {"judgments": judgments}}
     print_footer(out, 1.0)
     assert label in capsys.readouterr().out
 

@@ -72,6 +72,14 @@ def test_another_question_or_other_settings_are_answered_afresh(cached: Cached) 
     assert cached.ask(k=2)["model_calls_made"] == 0
 
 
+def test_an_unchecked_answer_is_kept_with_its_setting(cached: Cached) -> None:
+    first = cached.ask(answer_check="off")
+    assert first["verified"] is False and first["answerable"] is True  # not checked
+    again = cached.ask(answer_check="off")
+    assert again["diagnostics"]["answer_cache"] == "hit" and again["model_calls_made"] == 0
+    assert cached.ask()["model_calls_made"] > 0  # checked answers are kept apart
+
+
 def test_an_answer_written_by_other_code_is_not_returned(
     cached: Cached, monkeypatch: pytest.MonkeyPatch
 ) -> None:
