@@ -59,11 +59,19 @@ _SENTENCE_CHARS = 300
 """The most of a sentence quoted: that many characters around its range."""
 _MOST = 3
 """The most lines for one question."""
+_CN_NUMERAL = "零〇一二两三四五六七八九十百千"
 _CN_LOW_END = re.compile(
-    r"(?<![零〇一二两三四五六七八九十百千万亿\d])[零〇一二两三四五六七八九十百千]+"
-    r"(?=\s*(?:至|到|~|～|〜|－|-|–|—)\s*[零〇一二两三四五六七八九十百千\d])"
+    rf"(?<![{_CN_NUMERAL}万亿\d第初周统唯逐之单同划专])(?<!零下)(?<!负)[{_CN_NUMERAL}]+"
+    rf"(?=\s*(?:至|到|和|与|~|～|〜|－|-|–|—|−)\s*(?P<high>[{_CN_NUMERAL}]+|\d))"
 )
-"""The low end of "三至五天": a Chinese numeral before a join, with no unit of its own."""
+"""The low end of "三至五天": a Chinese numeral before a join, with no unit of its own; not the
+一 of a word (统一, 之一, 初一), an ordinal (第三) or a negative (零下五, 负五)."""
+_SHARED_PLACE = re.compile(r"[一二两三四五六七八九][十百千]$")
+"""A high end ending in a place ("五千") may lend it to a low end without one ("三至五千元")."""
+_ERA_LEAD = re.compile(r"[\u4e00-\u9fff]$")
+_YEARS_LEAD = re.compile(r"(?:为期|期限|约|需|需要|要|达|满|长达|在|至|从|历时|持续)$")
+"""What may stand before a span of years in Chinese numerals ("为期五到八年"); anything else
+Chinese there is likely an era's name ("乾隆三十至四十年")."""
 _NOT_QUANTITIES = {"ord", "mon"}
 _CALENDAR_YEAR = 1000
 
@@ -129,7 +137,8 @@ Quantity = tuple[tuple[Decimal, str], int, int]
 def _quantities(text: str) -> list[Quantity]:
     """Return the text's quantities as ((value, unit), start, end), dates and negatives skipped."""
     found = []
-    for form, start, end in numbers_in(text):
+    read = numbers_in(text)
+    for form, start, end in read:
         quantity = _split(form)
         if quantity is None or _SIGN.search(text[max(0, start - 3) : start]):
             continue
@@ -140,9 +149,12 @@ def _quantities(text: str) -> list[Quantity]:
             continue
         found.append((quantity, start, end))
     for low in _CN_LOW_END.finditer(text):
-        if not any(start < low.end() and low.start() < end for _, start, end in found):
-            found.append(((Decimal(cn_value(low.group())), ""), low.start(), low.end()))
-    return sorted(found, key=lambda quantity: quantity[1])
+        if any(start < low.end() and low.start() < end for _, start, end in read):
+            continue
+        if _SHARED_PLACE.search(low.group("high")) and not re.search("[十百千]", low.group()):
+            continue  # "三至五千": 3 or 3,000?
+        found.append(((Decimal(cn_value(low.group())), ""), low.start(), low.end()))
+    return sorted(found, key=lambda item: item[1])
 
 
 def ranges_in(text: str) -> list[tuple[Decimal, Decimal, str]]:
@@ -166,8 +178,18 @@ def _ranges(text: str) -> list[tuple[Decimal, Decimal, str, int]]:
         unit = high[1] or low[1]
         if not unit or (low[1] and low[1] != unit) or low[0] >= high[0]:
             continue
+        if unit == "year" and text[begin] in _CN_NUMERAL and _era(text, begin, stop):
+            continue
         found.append((low[0], high[0], unit, begin))
     return found
+
+
+def _era(text: str, begin: int, stop: int) -> bool:
+    """Whether years in Chinese numerals are an era's ("乾隆三十至四十年间"), not a duration."""
+    before = text[max(0, begin - 4) : begin]
+    return text[stop : stop + 1] == "间" or (
+        bool(_ERA_LEAD.search(before)) and not _YEARS_LEAD.search(before)
+    )
 
 
 def _sentence_at(text: str, position: int) -> str:

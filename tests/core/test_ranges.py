@@ -37,6 +37,18 @@ def test_a_chinese_numeral_before_the_join_is_the_low_end() -> None:
     assert [(w.quantity, w.low, w.high) for w in found] == [("40", "31", "45")]
 
 
+def test_chinese_numerals_that_are_no_range_low_end() -> None:
+    assert ranges_in("价格在三至五千元之间，运费一到两百元。") == []  # 3 or 3,000?
+    assert ranges_in("数据统一到三天后发布，初一到十五天。") == []
+    assert ranges_in("乾隆三十至四十年间，民国三十至三十八年。") == []
+    assert ranges_in("气温零下五至十摄氏度，负五至十米。") == []
+    assert ranges_in("第三至五天休息。") == []
+    assert ranges_in("合约通常为期五到八年，在三十和四十五天之间。") == [
+        (Decimal(5), Decimal(8), "year"),
+        (Decimal(30), Decimal(45), "day"),
+    ]
+
+
 def test_and_without_between_is_not_a_range() -> None:
     assert ranges_in("It costs 10 euros and 20 euros for the case.") == []
 
