@@ -170,12 +170,14 @@ class Services:
         return self.web_search or default_web_search()
 
     def web_off(self, ctx: Context) -> str:
-        """Return why this run has no web search, in words for the answer's notice."""
+        """Return why this run cannot search the web (for the answer's notice), or "" if it can."""
         if self.no_web:
             return "web search is off for this agent"
         if not ctx.web_search:
             return "web search is off: the web_search setting is false"
-        return "web search is off: no TAVILY_API_KEY is set"
+        if ctx.max_web_searches == 0:
+            return "web search is off: max_web_searches is 0"
+        return "" if self.web(ctx) is not None else "web search is off: no TAVILY_API_KEY is set"
 
 
 __all__ = ["Services"]

@@ -71,6 +71,8 @@ def test_web_turned_off_by_the_setting_says_so_not_that_a_key_is_missing(
     out = h.ask("What is the latest news about the Zephyr X2 kettle today?", web_search=False)
     assert "the web_search setting is false" in out["answer"]
     assert "TAVILY_API_KEY" not in out["answer"]
+    spent = h.ask("What is the latest news about the Zephyr X2 kettle today?", max_web_searches=0)
+    assert "max_web_searches is 0" in spent["answer"] and h.web.queries == []
 
 
 def test_realtime_with_unreachable_web_falls_back_to_the_knowledge_base(make_harness: Any) -> None:
