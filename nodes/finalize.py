@@ -250,7 +250,7 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
         "answer": answer,
         "sources": sources,
         "confidence": confidence({**state, "decline": decline, "sources": sources}),
-        "verified": passed(state) and answerable and context_of(runtime).answer_check != "off",
+        "verified": passed(state) and answerable and switched_on(state, "answer_check"),
         "answerable": answerable,
         "decline": decline,
         "notices": notices,
