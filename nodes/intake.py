@@ -69,7 +69,7 @@ def _fresh_turn(ctx: Context, services: Services) -> Update:
     fresh = cast(Update, fresh_turn())
     fresh["steps"] = [RESET, "intake"]
     fresh["web_available"] = web is not None
-    fresh["web_status"] = services.web_off(ctx)
+    fresh["web_status"] = services.web_off(ctx, web)
     fresh["settings"] = {
         "max_rewrites": ctx.max_rewrites,
         "max_regenerations": ctx.max_regenerations,

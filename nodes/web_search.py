@@ -21,7 +21,7 @@ def web_search(state: State, runtime: Runtime[Context], services: Services) -> U
     update: Update = {"steps": "web_search", "web_searches": 1}
     web = services.web(ctx)
     if web is None:
-        update.update({"web_available": False, "web_status": services.web_off(ctx)})
+        update.update({"web_available": False, "web_status": services.web_off(ctx, web)})
         return update
     query = state.get("search_query") or state.get("standalone") or ""
     try:

@@ -169,15 +169,18 @@ class Services:
             return None
         return self.web_search or default_web_search()
 
-    def web_off(self, ctx: Context) -> str:
-        """Return why this run cannot search the web (for the answer's notice), or "" if it can."""
+    def web_off(self, ctx: Context, web: WebSearch | None) -> str:
+        """Return why this run cannot search the web (for the answer's notice), or "" if it can.
+
+        `web` is what `web(ctx)` returned for this run.
+        """
         if self.no_web:
             return "web search is off for this agent"
         if not ctx.web_search:
             return "web search is off: the web_search setting is false"
         if ctx.max_web_searches == 0:
             return "web search is off: max_web_searches is 0"
-        return "" if self.web(ctx) is not None else "web search is off: no TAVILY_API_KEY is set"
+        return "" if web is not None else "web search is off: no TAVILY_API_KEY is set"
 
 
 __all__ = ["Services"]
