@@ -91,7 +91,9 @@ _CN_DIGIT = dict(zip("零〇一二两三四五六七八九", (0, 0, 1, 2, 2, 3, 
 _CN_UNIT = {"十": 10, "百": 100, "千": 1000}
 _CN_BIG = {"万": 10**4, "亿": 10**8}
 _SCALE = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "万": 10**4, "亿": 10**8}
-_CN = "零〇一二两三四五六七八九十百千万亿"
+CN_NUMERAL = "零〇一二两三四五六七八九十百千"
+"""The characters of a Chinese numeral below 万 (ten thousand)."""
+_CN = f"{CN_NUMERAL}万亿"
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?"
 
 _FIRST = "".join(sorted({w[0].lower() for w in [*_WORDS, *_MONTHS]}))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from adaptive_rag.core.language import Language, language_of
-from adaptive_rag.core.numbers import cn_value, numbers_in
+from adaptive_rag.core.numbers import CN_NUMERAL, cn_value, numbers_in
 from adaptive_rag.core.terms import Terms, found_in, terms_of
 
 _JOINS = re.compile(
@@ -43,8 +43,8 @@ _LABEL = re.compile(
 )
 """A word that makes the number after it a label ("Rule 4 – 60 days")."""
 _SCALE = re.compile(r"thousand|million|billion|万|亿", re.IGNORECASE)
-_SIGN = re.compile(r"(?:^|[^\w.,])[-−]$")
-"""A minus sign on a number ("-5"; not a list's "- " nor a dash between two numbers)."""
+_SIGN = re.compile(r"(?:^|[^\w.,])[-−]$|零下$|负$")
+"""A negative number's sign ("-5", 零下5, 负五; not a list's "- " nor a dash between numbers)."""
 _NOT_A_DURATION = re.compile(r"^[级代元]")
 """年级 (school year), 年代 (decade), 日元 (yen) are not durations."""
 _ORDINAL_DAY = re.compile(r"第(?=[\d零〇一二两三四五六七八九十百]+(?:天|周|个月|年))")
@@ -59,13 +59,12 @@ _SENTENCE_CHARS = 300
 """The most of a sentence quoted: that many characters around its range."""
 _MOST = 3
 """The most lines for one question."""
-_CN_NUMERAL = "零〇一二两三四五六七八九十百千"
 _CN_LOW_END = re.compile(
-    rf"(?<![{_CN_NUMERAL}万亿\d第初周统唯逐之单同划专])(?<!零下)(?<!负)[{_CN_NUMERAL}]+"
-    rf"(?=\s*(?:至|到|和|与|~|～|〜|－|-|–|—|−)\s*(?P<high>[{_CN_NUMERAL}]+|\d))"
+    rf"(?<![{CN_NUMERAL}万亿\d第初周统唯逐之单同划专])[{CN_NUMERAL}]+"
+    rf"(?=\s*(?:至|到|和|与|~|～|〜|－|-|–|—|−)\s*(?P<high>[{CN_NUMERAL}]+|\d))"
 )
 """The low end of "三至五天": a Chinese numeral before a join, with no unit of its own; not the
-一 of a word (统一, 之一, 初一), an ordinal (第三) or a negative (零下五, 负五)."""
+一 of a word (统一, 之一, 初一) nor an ordinal (第三)."""
 _SHARED_PLACE = re.compile(r"[一二两三四五六七八九][十百千]$")
 """A high end ending in a place ("五千") may lend it to a low end without one ("三至五千元")."""
 _ERA_LEAD = re.compile(r"[\u4e00-\u9fff]$")
@@ -151,6 +150,8 @@ def _quantities(text: str) -> list[Quantity]:
     for low in _CN_LOW_END.finditer(text):
         if any(start < low.end() and low.start() < end for _, start, end in read):
             continue
+        if _SIGN.search(text[max(0, low.start() - 3) : low.start()]):
+            continue
         if _SHARED_PLACE.search(low.group("high")) and not re.search("[十百千]", low.group()):
             continue  # "三至五千": 3 or 3,000?
         found.append(((Decimal(cn_value(low.group())), ""), low.start(), low.end()))
@@ -178,7 +179,7 @@ def _ranges(text: str) -> list[tuple[Decimal, Decimal, str, int]]:
         unit = high[1] or low[1]
         if not unit or (low[1] and low[1] != unit) or low[0] >= high[0]:
             continue
-        if unit == "year" and text[begin] in _CN_NUMERAL and _era(text, begin, stop):
+        if unit == "year" and text[begin] in CN_NUMERAL and _era(text, begin, stop):
             continue
         found.append((low[0], high[0], unit, begin))
     return found

@@ -42,6 +42,7 @@ def test_chinese_numerals_that_are_no_range_low_end() -> None:
     assert ranges_in("数据统一到三天后发布，初一到十五天。") == []
     assert ranges_in("乾隆三十至四十年间，民国三十至三十八年。") == []
     assert ranges_in("气温零下五至十摄氏度，负五至十米。") == []
+    assert ranges_in("气温零下5至10摄氏度，负5至10米。") == []  # digits as well
     assert ranges_in("第三至五天休息。") == []
     assert ranges_in("合约通常为期五到八年，在三十和四十五天之间。") == [
         (Decimal(5), Decimal(8), "year"),
