@@ -1,9 +1,10 @@
 """Classify: decide how much retrieval a question deserves.
 
 Rules first; then one search, judged by the fitted relevance judge: a likely source means the
-knowledge base holds the question, so it is looked up with no model call. The model routes only
-what neither settles, and, when `complex_shape` forces a shape, says whether a question the search
-settled is complex.
+knowledge base holds the question, so it is looked up with no model call; a question with a word
+that often asks about the present ("latest", "news", "目前") is real-time only when the knowledge
+base holds no likely source for it. The model routes only what neither settles, and, when
+`complex_shape` forces a shape, says whether a question the search settled is complex.
 """
 
 from __future__ import annotations
@@ -27,11 +28,20 @@ from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-# "news" only in lower case: "Fox News", "Sporting News" name a publisher, not today's news
-_REALTIME = re.compile(
-    r"\b(today|tonight|right now|currently|latest|breaking|this (week|morning|month)|(?-i:news)"
-    r"|weather|forecast|stock price|share price|exchange rate|live score)\b"
-    r"|今天|今日|现在|目前|最新|实时|新闻|天气|股价|汇率|比分",
+# Words that tie the answer to the present moment: what is true now, not what a document says.
+# "today" only in lower case or first: "USA Today" names a publisher.
+_NOW = re.compile(
+    r"(?-i:\btoday\b)|^\s*today\b|\b(tonight|right now|this (week|morning|month)"
+    r"|(latest|breaking) (?-i:news)|live score)\b|今天|今日|实时",
+    re.IGNORECASE,
+)
+# Words that often ask about the present but also describe what a document states ("her latest
+# book", "news publishers", "weather-affected events", "currently plays for", "目前仅存"): such a
+# question is looked up when the knowledge base holds a likely source, else it is real-time.
+# "news" only in lower case: "Fox News", "Sporting News" name a publisher, not today's news.
+_RECENT = re.compile(
+    r"\b(latest|breaking|currently|(?-i:news)|weather|forecast|stock price|share price"
+    r"|exchange rate)\b|现在|目前|最新|新闻|天气|股价|汇率|比分",
     re.IGNORECASE,
 )
 _GREETING = re.compile(
@@ -77,7 +87,7 @@ def classify_by_rules(
         return "general", "arithmetic"
     if follow_up and has_history and (_FOLLOW_UP.search(question) or len(question.split()) <= 4):
         return "follow_up", "refers to the conversation"
-    if _REALTIME.search(question):
+    if _NOW.search(question):
         return "realtime", "asks about something that changes daily"
     if _TRANSLATE.match(question):
         return "general", "translation"
@@ -115,6 +125,13 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> Up
         update["route"] = Route(category=ruled[0], reason=ruled[1], method="rule")
         return update
     looked_up = _probe(question, ctx, services, update)
+    recent = _RECENT.search(question)
+    if recent and not looked_up:
+        said = recent.group(0)
+        reason = f"asks about something recent ({said!r}) the knowledge base does not hold"
+        update["route"] = Route(category="realtime", reason=reason, method="rule")
+        _without_the_probe(update)
+        return update
     if looked_up and ctx.complex_shape == "auto":
         # a complex verdict with no rule's shape is searched whole, as a simple one is: no call
         update["route"] = looked_up

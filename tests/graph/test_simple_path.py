@@ -72,6 +72,27 @@ def test_a_general_verdict_on_what_the_knowledge_base_holds_retrieves(make_harne
     assert out["diagnostics"]["retrievals"] == 1
 
 
+def test_a_word_about_the_present_routes_real_time_only_when_the_knowledge_base_lacks_it(
+    make_harness: Any,
+) -> None:
+    question = "Which news outlet reported the Zephyr X2 kettle's latest capacity?"
+    held = make_harness(classify="complex").ask(question)  # the model is not asked
+    assert held["route"]["category"] == "simple" and held["route"]["method"] == "fitted"
+    assert "The web could not be searched" not in held["answer"]
+    lacking = make_harness(classify="simple", relevance=ScriptedJudge([0.1]))
+    out = lacking.ask(question)
+    assert out["route"] == {
+        "category": "realtime",
+        "reason": "asks about something recent ('news') the knowledge base does not hold",
+        "method": "rule",
+    }
+    assert "classify" not in lacking.model.roles()
+    assert "The web could not be searched" in out["answer"]  # no web here: the notice says so
+    # a word that ties the answer to today is real-time whatever the knowledge base holds
+    today = make_harness().ask("What is the Zephyr X2 kettle's price today?")
+    assert today["route"]["category"] == "realtime" and today["route"]["method"] == "rule"
+
+
 def test_without_a_judge_two_agreeing_searches_mean_the_knowledge_base_holds_it() -> None:
     model = ScriptedChatModel.with_script(classify="general")
     services = Services(
