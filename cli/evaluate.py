@@ -117,15 +117,40 @@ def eval_calibrate(
     write: Annotated[
         bool, typer.Option(help="Install the fitted map as the package's confidence map.")
     ] = False,
+    check: Annotated[
+        bool,
+        typer.Option(
+            help="Fit nothing: measure the installed map on these runs (ECE, bootstrap interval)."
+        ),
+    ] = False,
 ) -> None:
-    """Fit the confidence map on the adaptive runs; print its held-out ECE, plot reliability."""
-    from adaptive_rag.core.calibration import CALIBRATION_FILE
+    """Fit the confidence map on the adaptive runs; print its held-out ECE, plot reliability.
+
+    With --check, fit nothing: print the installed map's ECE on each run folder, for runs it was
+    not fitted on.
+    """
+    from adaptive_rag.core.calibration import CALIBRATION_FILE, load_calibration
     from adaptive_rag.evaluation.calibrate import (
         SPLITS,
         fit,
+        measure,
         reliability_diagram,
     )
 
+    if check:
+        if write:
+            raise fail("--check measures the installed map; it cannot --write", EXIT_BAD_CONFIG)
+        installed = load_calibration()
+        if installed is None:
+            raise fail(f"no confidence map at {CALIBRATION_FILE}", EXIT_BAD_CONFIG)
+        for out in outs:
+            got = _fit_on([out], lambda records: measure(records, installed))
+            low, high = got["interval"]
+            typer.echo(
+                f"{out}: {got['n']} answers, accuracy {got['accuracy']}, mean confidence"
+                f" {got['mean_confidence']}, ECE {got['ece']} [{low}, {high}]"
+            )
+        return
     fitted = _fit_on(outs, fit)
     target = CALIBRATION_FILE if write else outs[0] / "confidence.json"
     target.write_text(json.dumps(fitted, indent=1))

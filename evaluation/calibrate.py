@@ -38,6 +38,30 @@ SPLITS = 10
 stable figure (docs/decisions.md)."""
 
 
+def measure(
+    records: list[dict[str, Any]], fitted: dict[str, Any], seed: int = 0, resamples: int = 1000
+) -> dict[str, Any]:
+    """ECE of a fitted map on runs it was not fitted on, with a bootstrap interval over answers."""
+    from adaptive_rag.core.calibration import calibrated
+
+    adaptive = [r for r in records if r["config"] == "adaptive" and r.get("features")]
+    if not adaptive:
+        raise ValueError("no adaptive answers with features in the runs")
+    probs = np.array([calibrated(r["features"], fitted) for r in adaptive])
+    y = np.array([int(r["acc"] >= 0.5) for r in adaptive])
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(y), size=(resamples, len(y)))
+    spread = [expected_calibration_error(probs[p], y[p]) for p in picks]
+    low, high = np.percentile(spread, [2.5, 97.5])
+    return {
+        "n": int(len(y)),
+        "accuracy": round(float(y.mean()), 3),
+        "mean_confidence": round(float(probs.mean()), 3),
+        "ece": round(expected_calibration_error(probs, y), 3),
+        "interval": [round(float(low), 3), round(float(high), 3)],
+    }
+
+
 def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
     """Fit the logistic map; its ECE is measured on out-of-fold predictions (5 folds, 10 splits)."""
     from sklearn.linear_model import LogisticRegression

@@ -7,8 +7,17 @@ import random
 from pathlib import Path
 
 import numpy as np
+import pytest
+from adaptive_rag.cli.main import app
+from adaptive_rag.core import calibration
 from adaptive_rag.core.calibration import calibrated, load_calibration
-from adaptive_rag.evaluation.calibrate import expected_calibration_error, fit, reliability_diagram
+from adaptive_rag.evaluation.calibrate import (
+    expected_calibration_error,
+    fit,
+    measure,
+    reliability_diagram,
+)
+from typer.testing import CliRunner
 
 
 def _records(n: int = 200) -> list[dict[str, object]]:
@@ -48,3 +57,34 @@ def test_ece_is_zero_when_confidence_matches_accuracy_and_large_when_not() -> No
     y = np.array([1, 0] * 50)
     assert expected_calibration_error(np.full(100, 0.5), y) == 0.0
     assert expected_calibration_error(np.full(100, 0.95), y) > 0.4
+
+
+def test_a_map_is_measured_on_runs_it_was_not_fitted_on() -> None:
+    fitted = fit(_records())
+    fresh = [{**r, "id": f"new-{r['id']}"} for r in _records()]
+    got = measure(fresh, fitted)
+    assert got["n"] == 200 and got["ece"] < 0.1
+    low, high = got["interval"]
+    assert low <= got["ece"] <= high
+    # a map that rates every answer 0.95 is far off on the same answers
+    overconfident = {"features": ["grounded"], "coef": [0.0], "intercept": 2.944}
+    assert measure(fresh, overconfident)["ece"] > 0.3
+
+
+def test_eval_calibrate_check_reports_the_installed_map_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    installed = tmp_path / "confidence.json"
+    installed.write_text(json.dumps(fit(_records())))
+    monkeypatch.setattr(calibration, "load_calibration", lambda: json.loads(installed.read_text()))
+    run = tmp_path / "run"
+    run.mkdir()
+    lines = "\n".join(json.dumps(r) for r in _records())
+    (run / "results.jsonl").write_text(lines + "\n")
+    before = installed.read_text()
+    result = CliRunner().invoke(app, ["eval", "calibrate", str(run), "--check"])
+    assert result.exit_code == 0, result.output
+    assert f"{run}: 200 answers" in result.output and "ECE 0.0" in result.output
+    assert installed.read_text() == before and not (run / "confidence.json").exists()
+    both = CliRunner().invoke(app, ["eval", "calibrate", str(run), "--check", "--write"])
+    assert both.exit_code == 2 and "cannot --write" in both.output
