@@ -21,6 +21,7 @@ from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
 from langgraph.runtime import Runtime
 
 
@@ -75,13 +76,22 @@ def run(limit: int, seed: int = 3) -> str:
     return f"Model load: {load_s:.1f}s\n\n" + table([t.row() for t in tasks]) + "\n"
 
 
+class _NoDocuments(BaseRetriever):
+    """A knowledge base that holds nothing, so classify's search never settles the route."""
+
+    def _get_relevant_documents(self, query: str, **kwargs: Any) -> list[Document]:
+        return []
+
+
 def _classify(services: Services, rng: random.Random, limit: int) -> Task:
     task = Task("classify (model path)", "accuracy vs A/B/C")
+    # not the user's default knowledge base, whose search would route some questions itself
+    empty = Services(chat_model=services.chat_model, retriever=_NoDocuments(), no_web=True)
     rows = routing_rows()
     rng.shuffle(rows)
     for row in rows[:limit]:
         q = row["question"]
-        update = task.run(classify, {"standalone": q, "query": q, "messages": []}, services)
+        update = task.run(classify, {"standalone": q, "query": q, "messages": []}, empty)
         route = update.get("route")
         assert route is not None, "classify always decides a route"
         task.failures += route["method"] == "default"
