@@ -6,11 +6,12 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from adaptive_rag.evaluation.metrics import f1
 from adaptive_rag.evaluation.rewrite_eval import to_messages
-from adaptive_rag.evaluation.routing import LABELS
+from adaptive_rag.evaluation.routing import LABELS, NoCorpus
 from adaptive_rag.evaluation.sets import canard_rows, retrieval_sets, routing_rows
 from adaptive_rag.evaluation.tables import table
 from adaptive_rag.nodes.classify import classify
@@ -21,7 +22,6 @@ from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
-from langchain_core.retrievers import BaseRetriever
 from langgraph.runtime import Runtime
 
 
@@ -76,17 +76,10 @@ def run(limit: int, seed: int = 3) -> str:
     return f"Model load: {load_s:.1f}s\n\n" + table([t.row() for t in tasks]) + "\n"
 
 
-class _NoDocuments(BaseRetriever):
-    """A knowledge base that holds nothing, so classify's search never settles the route."""
-
-    def _get_relevant_documents(self, query: str, **kwargs: Any) -> list[Document]:
-        return []
-
-
 def _classify(services: Services, rng: random.Random, limit: int) -> Task:
     task = Task("classify (model path)", "accuracy vs A/B/C")
     # not the user's default knowledge base, whose search would route some questions itself
-    empty = Services(chat_model=services.chat_model, retriever=_NoDocuments(), no_web=True)
+    empty = replace(services, retriever=NoCorpus())
     rows = routing_rows()
     rng.shuffle(rows)
     for row in rows[:limit]:

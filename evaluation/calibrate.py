@@ -44,11 +44,10 @@ def measure(
     """ECE of a fitted map on runs it was not fitted on, with a bootstrap interval over answers."""
     from adaptive_rag.core.calibration import calibrated
 
-    adaptive = [r for r in records if r["config"] == "adaptive" and r.get("features")]
-    if not adaptive:
+    names, x, y = rows_of(records)
+    if not len(y):
         raise ValueError("no adaptive answers with features in the runs")
-    probs = np.array([calibrated(r["features"], fitted) for r in adaptive])
-    y = np.array([int(r["acc"] >= 0.5) for r in adaptive])
+    probs = np.array([calibrated(dict(zip(names, row, strict=True)), fitted) for row in x])
     rng = np.random.default_rng(seed)
     picks = rng.integers(0, len(y), size=(resamples, len(y)))
     spread = [expected_calibration_error(probs[p], y[p]) for p in picks]

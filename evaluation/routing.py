@@ -28,7 +28,7 @@ def run_routing(
     rows = pick(routing_rows(), limit, sample, seed)
     runtime = Runtime(context=Context(kb_description=KB))
     if services.retriever is None:  # the routing set has no corpus: the knowledge-base check
-        services = replace(services, retriever=_NoCorpus())  # must not read a user's collection
+        services = replace(services, retriever=NoCorpus())  # must not read a user's collection
     confusion = {gold: dict.fromkeys((*CLASSES, "realtime", "follow_up"), 0) for gold in CLASSES}
     seconds, methods = [], {"rule": 0, "fitted": 0, "model": 0, "cache": 0, "default": 0}
     for row in tqdm(rows, desc="routing", disable=not progress):
@@ -42,7 +42,7 @@ def run_routing(
     return summarize_routing(confusion, seconds, methods)
 
 
-class _NoCorpus(BaseRetriever):
+class NoCorpus(BaseRetriever):
     """A knowledge base with nothing in it."""
 
     def _get_relevant_documents(self, query: str, *, run_manager: Any = None) -> list[Document]:
