@@ -45,6 +45,8 @@ def ingest(
         f" {report.chunks_added} chunks added, {report.chunks_removed} removed"
         f" in {seconds:.1f}s -> {kb.count()} chunks in {kb.name!r} at {kb.location}"
     )
+    for moved in report.moved:
+        typer.echo(f"moved: {moved} (the copy at the old path, whose file is gone, removed)")
     for duplicate in report.duplicates:
         typer.secho(f"skipped duplicate: {duplicate}", fg=typer.colors.YELLOW, err=True)
     for failure in report.failed:

@@ -1,4 +1,4 @@
-"""Where a knowledge base lives: the user data folder and the Chroma client (embedded or server)."""
+"""Where a knowledge base lives (the user data folder, the Chroma client) and what Chroma stores."""
 
 from __future__ import annotations
 
@@ -33,3 +33,19 @@ def chroma_client(kb_path: str) -> tuple[Any, str, Path]:
     path = Path(kb_path).expanduser() if kb_path else user_data_dir() / "kb"
     path.mkdir(parents=True, exist_ok=True)
     return chromadb.PersistentClient(path=str(path), settings=settings), str(path), path / "bm25"
+
+
+Flat = str | int | float | bool | list[str]
+
+
+def chroma_metadata(meta: dict[str, Any]) -> dict[str, Flat]:
+    """Keep metadata Chroma can store: scalars and lists of text, everything else as text."""
+    flat: dict[str, Flat] = {}
+    for key, value in meta.items():
+        if value is None or value == []:
+            continue
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            flat[key] = value
+        else:
+            flat[key] = value if isinstance(value, str | int | float | bool) else str(value)
+    return flat

@@ -16,6 +16,7 @@ from typing import Any
 from adaptive_rag.core.access import GROUPS, OWNER, access_metadata
 from adaptive_rag.core.entities import entities_of
 from adaptive_rag.knowledge.chunking import Section, chunk_documents, index_text
+from adaptive_rag.knowledge.clients import chroma_metadata
 from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.knowledge.loading import LoadError, iter_files, load_file
 from langchain_core.documents import Document
@@ -32,6 +33,8 @@ class IngestReport:
     replaced: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)
+    """Copies of an added file at a path that no longer exists, removed: "old -> new"."""
     failed: list[str] = field(default_factory=list)
     chunks_added: int = 0
     chunks_removed: int = 0
@@ -51,6 +54,8 @@ class _Prepared:
     """Who may read the file (core.access metadata)."""
     restricted: set[str] = field(default_factory=set)
     """Stored chunks of this file whose readers change: rewritten, or removed if gone."""
+    moved_from: list[str] = field(default_factory=list)
+    """Sources with the same content and readers whose files are gone: removed once written."""
 
 
 class Ingestion:
@@ -150,7 +155,10 @@ class Ingestion:
                 report.unchanged.append(source)
                 hashes.setdefault(file_hash, source)
                 return None
-        twin = hashes.get(file_hash) or self._source_with_hash(file_hash, source, access)
+        twins = [hashes[file_hash]] if file_hash in hashes else []
+        twins += self._sources_with_hash(file_hash, source, access)
+        # a twin whose file is gone was moved or renamed: this copy replaces it
+        twin = next((t for t in twins if Path(t).exists()), "")
         if twin:
             report.duplicates.append(f"{source} (same content as {twin})")
             return None
@@ -167,16 +175,39 @@ class Ingestion:
             # the graph's entities, from the chunk's own words (not its document's fields)
             chunk.metadata["entities"] = entities_of(index_text(chunk, described=False))
         (report.replaced if existing["ids"] else report.added).append(source)
-        return _Prepared(source, file_hash, chunks, sections, old_ids, access, stale_access)
+        return _Prepared(
+            source, file_hash, chunks, sections, old_ids, access, stale_access, sorted(set(twins))
+        )
 
-    def _source_with_hash(self, file_hash: str, source: str, access: dict[str, Any]) -> str:
-        """Return another source with this exact content readable by the same readers, if any."""
-        where = {"$and": [{"file_hash": file_hash}, {OWNER: access[OWNER]}]}
-        found = self._chunks.get(where=where, include=["metadatas"], limit=5)
-        found["metadatas"] = [m for m in found["metadatas"] if _same_access(m or {}, access)]
-        others = [str((m or {}).get("source")) for m in found["metadatas"]]
-        # a twin whose file is gone was moved or renamed: then this copy is the one to keep
-        return next((o for o in others if o != source and Path(o).exists()), "")
+    def _sources_with_hash(self, file_hash: str, source: str, access: dict[str, Any]) -> list[str]:
+        """Return the other sources with this exact content, readable by the same readers."""
+        found = self._chunks.get(where=self._twin_where(file_hash, access), include=["metadatas"])
+        others = {str(m.get("source")) for m in found["metadatas"] if m and _same_access(m, access)}
+        return sorted(others - {source})
+
+    @staticmethod
+    def _twin_where(file_hash: str, access: dict[str, Any]) -> dict[str, Any]:
+        """Return the filter for chunks of this content owned as `access` says."""
+        return {"$and": [{"file_hash": file_hash}, {OWNER: access[OWNER]}]}
+
+    def _remove_moved(self, item: _Prepared, report: IngestReport) -> None:
+        """Remove the copies of a written file left at paths that no longer exist."""
+        for old in item.moved_from:
+            where = {"$and": [{"source": old}, self._twin_where(item.file_hash, item.access)]}
+            found = self._chunks.get(where=where, include=["metadatas"])
+            ids = [
+                cid
+                for cid, m in zip(found["ids"], found["metadatas"], strict=True)
+                if _same_access(m or {}, item.access)
+            ]
+            if ids:
+                self._chunks.delete(ids=ids)
+                report.chunks_removed += len(ids)
+            if not self._chunks.get(where={"source": old}, include=[], limit=1)["ids"]:
+                parents = self._parents.get(where={"source": old}, include=[])["ids"]
+                if parents:
+                    self._parents.delete(ids=parents)
+            report.moved.append(f"{old} -> {item.source}")
 
     def _progress(self, total: int, progress: bool) -> Any:
         """Return a progress bar over the chunks to embed (silent for small or quiet runs)."""
@@ -212,7 +243,7 @@ class Ingestion:
                 ids=[str(c.id) for c in batch],
                 embeddings=[vectors[str(c.id)] for c in batch],
                 documents=[c.page_content for c in batch],
-                metadatas=[_flat(c.metadata) for c in batch],
+                metadatas=[chroma_metadata(c.metadata) for c in batch],
             )
         if item.sections:
             unique = {s.id: s for s in item.sections}
@@ -232,6 +263,7 @@ class Ingestion:
             self._parents.delete(ids=stale_parents)
         report.chunks_added += len(fresh)
         report.chunks_removed += len(stale)
+        self._remove_moved(item, report)
 
 
 WRITE_GROUP_CHUNKS = 256
@@ -257,19 +289,3 @@ def _same_access(meta: dict[str, Any], access: dict[str, Any]) -> bool:
     return meta.get(OWNER) == access[OWNER] and list(meta.get(GROUPS) or []) == list(
         access.get(GROUPS) or []
     )
-
-
-Flat = str | int | float | bool | list[str]
-
-
-def _flat(meta: dict[str, Any]) -> dict[str, Flat]:
-    """Keep metadata Chroma can store: scalars and lists of text, everything else as text."""
-    flat: dict[str, Flat] = {}
-    for key, value in meta.items():
-        if value is None or value == []:
-            continue
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            flat[key] = value
-        else:
-            flat[key] = value if isinstance(value, str | int | float | bool) else str(value)
-    return flat

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,19 @@ def test_ingest_list_delete(tmp_path: Path) -> None:
     deleted = invoke("delete", returns, "--kb-path", kb, "-c", "demo")
     assert deleted.exit_code == 0 and "removed" in deleted.output
     assert invoke("delete", returns, "--kb-path", kb, "-c", "demo").exit_code == 1
+
+
+def test_a_moved_sample_is_not_held_twice(tmp_path: Path) -> None:
+    kb, copy, moved = str(tmp_path / "kb"), tmp_path / "copy", tmp_path / "moved"
+    shutil.copytree(SAMPLE, copy)
+    assert invoke("ingest", str(copy), "--kb-path", kb).exit_code == 0
+    count = len(invoke("list", "--kb-path", kb).output.splitlines())
+    copy.rename(moved)  # the clone moved (or was deleted and cloned again elsewhere)
+    result = invoke("ingest", str(moved), "--kb-path", kb)
+    assert result.exit_code == 0 and "8 added" in result.output, result.output
+    assert result.output.count("moved: ") == 8 and "0 duplicates" in result.output
+    listing = invoke("list", "--kb-path", kb).output
+    assert len(listing.splitlines()) == count and str(copy) not in listing
 
 
 def test_listing_a_missing_knowledge_base_exits_3_with_the_fix(tmp_path: Path) -> None:

@@ -163,14 +163,23 @@ def test_bad_empty_huge_unreadable_and_duplicate_files(
     tally(faults=6)
 
 
-def test_a_moved_file_is_ingested_again_not_skipped_as_a_duplicate(tmp_path: Path) -> None:
-    docs = write_docs(tmp_path / "docs", files=1)
+def test_a_moved_file_replaces_its_copy_at_the_old_path(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs", files=2)
     kb = open_kb(tmp_path / "kb")
     kb.ingest([str(docs)], progress=False)
+    before = chunks_by_source(kb)
     moved = tmp_path / "moved"
     docs.rename(moved)
-    report = kb.ingest([str(moved)], progress=False)
+    report = kb.ingest([str(moved / "doc000.md")], progress=False)
     assert report.duplicates == [] and [Path(a).name for a in report.added] == ["doc000.md"]
+    old, new = str((docs / "doc000.md").resolve()), str((moved / "doc000.md").resolve())
+    assert report.moved == [f"{old} -> {new}"]
+    after = chunks_by_source(kb)
+    assert old not in after and after[new] == before[old]  # no second copy left behind
+    assert after[str((docs / "doc001.md").resolve())] == before[str((docs / "doc001.md").resolve())]
+    assert {e["source"] for e in kb.sources()} == set(after)
+    again = kb.ingest([str(moved / "doc000.md")], progress=False)
+    assert again.unchanged == [new] and again.moved == []
 
 
 def test_an_ingest_killed_after_its_writes_still_refreshes_keyword_search(tmp_path: Path) -> None:
