@@ -40,3 +40,19 @@ def test_it_reports_both_errors_auc_and_gold_read_declines(tmp_path: Path) -> No
     assert "answerable declined 1/2" in out
     assert "AUC 0.750" in out  # 3 of the 4 (answerable, unanswerable) pairs ordered right
     assert "every gold document read: 2, declined 1" in out
+
+
+def test_single_shot_is_also_scored_as_the_graphs_rule_reads_its_answer(tmp_path: Path) -> None:
+    adaptive = [_run("adaptive", "a", True, True, 0.1), _run("adaptive", "b", False, False, 0.9)]
+    single = [
+        {**_run("single", "a", True, False, 0.0), "answer": "The sources do not say."},
+        {**_run("single", "b", False, False, 0.0), "answer": "It was 1890 [1]."},
+    ]
+    runs = [{**r, "answer": r.get("answer", "An answer [1].")} for r in adaptive + single]
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs))
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "single: Acc 0.500" in out, out  # as recorded: the unsaid answer scored wrong
+    assert "its 1 answers that only say the sources lack it read as declines: Acc 1.000" in out
+    assert "adaptive 1.000, wins 0 / losses 0" in out
