@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.core.unsaid import says_sources_lack
+from adaptive_rag.evaluation.aggregate import paired
 
 Row = dict[str, Any]
 
@@ -79,19 +80,19 @@ def as_the_rule_reads(row: Row) -> float:
     return float(row["acc"])
 
 
-def paired_with_the_rule(adaptive: dict[str, Row], single: dict[str, Row], ids: list[str]) -> None:
+def paired_with_the_rule(runs: list[Row]) -> None:
     """Print single-shot scored as the rule reads it, and the adaptive graph against that."""
-    unsaid = sum(as_the_rule_reads(single[i]) != single[i]["acc"] for i in ids)
-    ours = np.asarray([float(adaptive[i]["acc"]) for i in ids])
-    theirs = np.asarray([as_the_rule_reads(single[i]) for i in ids])
-    rng = np.random.default_rng(0)
-    draws = rng.integers(0, len(ids), (10_000, len(ids)))
-    low, high = np.percentile((ours - theirs)[draws].mean(axis=1), [2.5, 97.5])
-    say(
-        f"  single with its {unsaid} answers that only say the sources lack it read as declines:"
-        f" Acc {theirs.mean():.3f}; adaptive {ours.mean():.3f}, wins {(ours > theirs).sum()}"
-        f" / losses {(ours < theirs).sum()}, [{low:+.3f}, {high:+.3f}]"
-    )
+    single = [r for r in runs if r["config"] == "single"]
+    read = [as_the_rule_reads(r) for r in single]
+    unsaid = sum(not r["declined"] and says_sources_lack(r.get("answer") or "") for r in single)
+    rescored = [r for r in runs if r["config"] != "single"]
+    rescored += [{**r, "acc": value} for value, r in zip(read, single, strict=True)]
+    for row in paired(rescored):
+        say(
+            f"  single with its {unsaid} answers that only say the sources lack it read as"
+            f" declines: Acc {row['acc baseline']:.3f}; adaptive {row['acc']:.3f}, wins"
+            f" {row['wins']} / losses {row['losses']}, {row['95% interval']}"
+        )
 
 
 def report(folders: list[Path]) -> None:
@@ -116,7 +117,7 @@ def report(folders: list[Path]) -> None:
                 f" {len(answered)}, right among them {right:.3f}; unanswerable declined"
                 f" {declined}/{len(impossible)}; answerable declined {wrongly}/{len(answerable)}"
             )
-        paired_with_the_rule(adaptive, single, ids)
+        paired_with_the_rule(runs)
         for i in answerable:
             gold = set(adaptive[i]["gold_doc_ids"])
             if gold and gold <= set(adaptive[i]["used_doc_ids"]):

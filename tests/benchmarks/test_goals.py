@@ -13,6 +13,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "goals.py"
 def _run(config: str, qid: str, impossible: bool, declined: bool, p: float) -> dict[str, object]:
     verdict = "decline" if declined else "answer"
     return {
+        "dataset": "set",
         "config": config,
         "id": qid,
         "impossible": impossible,
