@@ -54,8 +54,9 @@ class _Prepared:
     """Who may read the file (core.access metadata)."""
     restricted: set[str] = field(default_factory=set)
     """Stored chunks of this file whose readers change: rewritten, or removed if gone."""
-    moved_from: list[str] = field(default_factory=list)
-    """Sources with the same content and readers whose files are gone: removed once written."""
+    moved_from: dict[str, list[str]] = field(default_factory=dict)
+    """Sources with the same content and readers whose files are gone, with their chunk ids:
+    removed once this file is written."""
 
 
 class Ingestion:
@@ -126,11 +127,15 @@ class Ingestion:
         ids = self._chunks.get(where={"source": source}, include=[])["ids"]
         if ids:
             self._chunks.delete(ids=ids)
-            parent_ids = self._parents.get(where={"source": source}, include=[])["ids"]
-            if parent_ids:
-                self._parents.delete(ids=parent_ids)
+            self._drop_sections(source)
             self._bump()
         return len(ids)
+
+    def _drop_sections(self, source: str) -> None:
+        """Remove a source's sections (the small-to-big parents)."""
+        ids = self._parents.get(where={"source": source}, include=[])["ids"]
+        if ids:
+            self._parents.delete(ids=ids)
 
     def _prepare(
         self, path: Path, report: IngestReport, hashes: dict[str, str], access: dict[str, Any]
@@ -155,10 +160,9 @@ class Ingestion:
                 report.unchanged.append(source)
                 hashes.setdefault(file_hash, source)
                 return None
-        twins = [hashes[file_hash]] if file_hash in hashes else []
-        twins += self._sources_with_hash(file_hash, source, access)
+        twins = {} if file_hash in hashes else self._sources_with_hash(file_hash, source, access)
         # a twin whose file is gone was moved or renamed: this copy replaces it
-        twin = next((t for t in twins if Path(t).exists()), "")
+        twin = hashes.get(file_hash) or next((t for t in sorted(twins) if Path(t).exists()), "")
         if twin:
             report.duplicates.append(f"{source} (same content as {twin})")
             return None
@@ -175,38 +179,27 @@ class Ingestion:
             # the graph's entities, from the chunk's own words (not its document's fields)
             chunk.metadata["entities"] = entities_of(index_text(chunk, described=False))
         (report.replaced if existing["ids"] else report.added).append(source)
-        return _Prepared(
-            source, file_hash, chunks, sections, old_ids, access, stale_access, sorted(set(twins))
-        )
+        return _Prepared(source, file_hash, chunks, sections, old_ids, access, stale_access, twins)
 
-    def _sources_with_hash(self, file_hash: str, source: str, access: dict[str, Any]) -> list[str]:
-        """Return the other sources with this exact content, readable by the same readers."""
-        found = self._chunks.get(where=self._twin_where(file_hash, access), include=["metadatas"])
-        others = {str(m.get("source")) for m in found["metadatas"] if m and _same_access(m, access)}
-        return sorted(others - {source})
-
-    @staticmethod
-    def _twin_where(file_hash: str, access: dict[str, Any]) -> dict[str, Any]:
-        """Return the filter for chunks of this content owned as `access` says."""
-        return {"$and": [{"file_hash": file_hash}, {OWNER: access[OWNER]}]}
+    def _sources_with_hash(
+        self, file_hash: str, source: str, access: dict[str, Any]
+    ) -> dict[str, list[str]]:
+        """Return the other sources with this exact content and readers, with their chunk ids."""
+        where = {"$and": [{"file_hash": file_hash}, {OWNER: access[OWNER]}]}
+        found = self._chunks.get(where=where, include=["metadatas"])
+        twins: dict[str, list[str]] = {}
+        for cid, meta in zip(found["ids"], found["metadatas"], strict=True):
+            if meta and _same_access(meta, access) and meta.get("source") != source:
+                twins.setdefault(str(meta.get("source")), []).append(cid)
+        return twins
 
     def _remove_moved(self, item: _Prepared, report: IngestReport) -> None:
         """Remove the copies of a written file left at paths that no longer exist."""
-        for old in item.moved_from:
-            where = {"$and": [{"source": old}, self._twin_where(item.file_hash, item.access)]}
-            found = self._chunks.get(where=where, include=["metadatas"])
-            ids = [
-                cid
-                for cid, m in zip(found["ids"], found["metadatas"], strict=True)
-                if _same_access(m or {}, item.access)
-            ]
-            if ids:
-                self._chunks.delete(ids=ids)
-                report.chunks_removed += len(ids)
+        for old, ids in sorted(item.moved_from.items()):
+            self._chunks.delete(ids=ids)
+            report.chunks_removed += len(ids)
             if not self._chunks.get(where={"source": old}, include=[], limit=1)["ids"]:
-                parents = self._parents.get(where={"source": old}, include=[])["ids"]
-                if parents:
-                    self._parents.delete(ids=parents)
+                self._drop_sections(old)  # none of the old path's chunks is left for any reader
             report.moved.append(f"{old} -> {item.source}")
 
     def _progress(self, total: int, progress: bool) -> Any:
