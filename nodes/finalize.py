@@ -119,7 +119,11 @@ def answerable_probability(state: State) -> float:
 
 
 GROUNDED = 2
-"""verdict_score of a grounded answer: below it, answer_check 'decline' declines the answer."""
+"""verdict_score of a grounded answer that does not answer the question (a decline).
+
+Below it, answer_check 'decline' declines the answer; an attempt that scored it and outlasts
+the later ones ends the turn in its decline.
+"""
 PASSED = 3
 """verdict_score of an answer that passed both questions: it outlasts a later failed attempt."""
 
@@ -158,6 +162,9 @@ def settle(state: State) -> Settled:
     if check is None or passed(state):
         return Settled(answer, sources, None, False, answer_id)
     if best and best_score > verdict_score(check):
+        if best_score == GROUNDED:  # the better attempt found no answer: its decline stands
+            detail = "an earlier attempt found that the sources do not state the answer"
+            return Settled("", sources, Decline(reason="not_in_sources", detail=detail), False, "")
         answer, sources, answer_id = best, best_sources, best_id
     unsupported = max(best_score, verdict_score(check)) < GROUNDED
     if unsupported and switched_on(state, "decline_unsupported"):

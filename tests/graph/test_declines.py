@@ -147,3 +147,20 @@ def test_an_answer_that_only_says_the_sources_lack_it_is_a_typed_decline(
     kept = make_harness(rag="The sources do not say how big the kettle is.")
     out = kept.ask("How big is the Zephyr X2 kettle?", max_rewrites=0, declines="never")
     assert out["answer"].startswith("The sources do not say") and out["answerable"] is True
+
+
+def test_an_attempt_that_found_no_answer_outlasts_a_later_unsupported_one_as_a_decline(
+    make_harness: Any,
+) -> None:
+    # the first answer says the sources lack it (a decline); the search again writes an
+    # unsupported answer with no budget left to write it again: the decline stands, and the
+    # earlier "The sources do not say" is not shown as an unverified answer
+    h = make_harness(
+        rag=sequence("The sources do not say how big the kettle is.", "It costs 49 dollars [1]."),
+        transform="Zephyr X2 kettle size",
+    )
+    out = h.ask("How big is the Zephyr X2 kettle?", max_regenerations=0)
+    assert out["diagnostics"]["rewrites"] == 1 and h.model.roles()["rag"] == 2
+    assert out["answerable"] is False and out["decline"]["reason"] == "not_in_sources"
+    assert out["answer"] == generate_prompts.DECLINE["en"]["not_in_sources"]
+    assert "Unverified" not in out["answer"] and not any(s["cited"] for s in out["sources"])
