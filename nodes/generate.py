@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from adaptive_rag.core.citations import says_nothing, tidy
 from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.language import Language, answers_in, language_name, language_of
-from adaptive_rag.core.shape import without_stray_yes_no
+from adaptive_rag.core.shape import consistent_yes_no, without_stray_yes_no
 from adaptive_rag.knowledge.sources import (
     fuse_documents,
     merge_by_document,
@@ -177,8 +177,10 @@ def _write(
 
 
 def _clean(text: str, state: State) -> str:
-    """Echoed source markup as [n], and no 'Yes,' before an answer to a question asking none."""
-    return without_stray_yes_no(tidy(text), state.get("standalone") or "")
+    """Echoed source markup as [n]; no 'Yes,' before an answer to a question asking none, and
+    none before a clause that says no."""
+    question = state.get("standalone") or ""
+    return consistent_yes_no(without_stray_yes_no(tidy(text), question), question)
 
 
 def _prompt(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from adaptive_rag.core.shape import (
     asks_yes_no,
+    consistent_yes_no,
     has_parts,
     nested_reference,
     without_stray_yes_no,
@@ -133,3 +134,37 @@ def test_a_comparison_splits_into_the_things_it_names(question: str, parts: list
     from adaptive_rag.core.shape import split_parts
 
     assert split_parts(question) == parts
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "written"),
+    [
+        (
+            "Was there a change in the club's ranking between the two reports?",
+            "Yes, there was no change in the ranking [1].",
+            "No, there was no change in the ranking [1].",
+        ),
+        (
+            "Did the Sporting News report on the friendly before The Roar did?",
+            "Yes, the Sporting News did not report on it [2].",
+            "No, the Sporting News did not report on it [2].",
+        ),
+        ("Kestrel K2 防水吗？", "是的，它没有防水等级 [1]。", "不是，它没有防水等级 [1]。"),
+        # consistent answers, or a negation outside the main clause, are left as written
+        ("Is the Kestrel K2 waterproof?", "Yes, it is rated IP67 [1].", None),
+        ("Was there no change in the ranking?", "Yes, there was no change [1].", None),
+        (
+            "Does the article claim that he led the team?",
+            "Yes, it claims that he did not only lead it but built it [1].",
+            None,
+        ),
+        ("Did both articles report it?", "Yes, both report that he could not play [1].", None),
+        ("Is it consistent?", "Yes, there is no doubt it is consistent [1].", None),
+        ("Is it consistent?", "No, it is not consistent [1].", None),
+        ("What is the fee?", "Yes, there is no fee [1].", None),
+    ],
+)
+def test_an_opening_yes_its_own_clause_negates_becomes_no(
+    question: str, answer: str, written: str | None
+) -> None:
+    assert consistent_yes_no(answer, question) == (written or answer)
