@@ -223,5 +223,9 @@ def consistent_yes_no(answer: str, question: str) -> str:
     if not _negated(clause):
         return answer
     word = found.group(2)
-    no = "不是" if word == "是的" else ("NO" if word.isupper() else "No" if word[0].isupper() else "no")
+    no = (
+        "不是"
+        if word == "是的"
+        else ("NO" if word.isupper() else "No" if word[0].isupper() else "no")
+    )
     return found.group(1) + no + answer[found.end() :]

@@ -82,10 +82,12 @@ def after_clarify(state: State) -> Literal["classify", "finalize"]:
     return "finalize" if state.get("clarification") else "classify"
 
 
-def fan_out(state: State) -> list[Send] | Literal["retrieve", "hop"]:
-    """Hop for a nested question; search parts in parallel; else retrieve."""
+def fan_out(state: State) -> list[Send] | Literal["retrieve", "hop", "claims"]:
+    """Hop for a nested question; claims one by one; search parts in parallel; else retrieve."""
     if state.get("shape") == "sequential":
         return "hop"
+    if state.get("shape") == "claims" and state.get("sub_questions"):
+        return "claims"
     subs = state.get("sub_questions") or []
     if len(subs) < 2:
         return "retrieve"
@@ -153,6 +155,13 @@ def after_generate(state: State) -> Literal["self_check", "finalize"]:
     checkable = state.get("mode") in ("rag", "synthesis", "regenerate") and has_sources
     wanted = _on(state, "answer_check") or _on(state, "declines")
     return "self_check" if checkable and wanted else "finalize"
+
+
+def after_claims(state: State) -> Literal["generate", "self_check", "finalize"]:
+    """Check the answer the claims' verdicts made; without one, answer the question whole."""
+    if not state.get("answer"):
+        return "generate"
+    return after_generate(state)
 
 
 def after_self_check(state: State) -> Literal["finalize", "generate", "transform_query"]:

@@ -177,8 +177,7 @@ def _write(
 
 
 def _clean(text: str, state: State) -> str:
-    """Echoed source markup as [n]; no 'Yes,' before an answer to a question asking none, and
-    none before a clause that says no."""
+    """Echoed source markup as [n]; no stray 'Yes,', and no 'Yes,' before a clause that says no."""
     question = state.get("standalone") or ""
     return consistent_yes_no(without_stray_yes_no(tidy(text), question), question)
 
