@@ -174,5 +174,13 @@ def after_self_check(state: State) -> Literal["finalize", "generate", "transform
         if route and route["category"] == "complex":
             return "finalize"
         return "transform_query" if can_rewrite(state) else "finalize"
+    if _written_by_claims(state):  # writing it whole again would drop the claims' verdicts
+        return "finalize"
     regenerated = state.get("regenerations", 0)
     return "generate" if regenerated < _budget(state, "max_regenerations") else "finalize"
+
+
+def _written_by_claims(state: State) -> bool:
+    """Whether the latest answer is the claims' joined verdict (not one `generate` wrote)."""
+    writers = [step for step in state.get("steps") or [] if step in ("claims", "generate")]
+    return bool(writers) and writers[-1] == "claims"

@@ -76,3 +76,15 @@ def test_a_failed_claim_call_degrades_to_the_whole_question(make_harness: Any) -
     out = h.ask(QUESTION)
     assert out["answer"].startswith("Yes, both pages say so") and out["answerable"] is True
     assert any(f["node"] == "claims" for f in out["failures"])
+
+
+def test_an_unsupported_sentence_leaves_the_verdict_unverified_not_written_again(
+    make_harness: Any,
+) -> None:
+    h = make_harness(
+        rag=sequence("Yes, the kettle holds 1.7 litres [1].", "Yes, the lamp costs 80 euros [1]."),
+    )
+    out = h.ask(QUESTION.replace("12 watts", "9 watts"))
+    assert h.model.roles()["rag"] == 2 and "regenerate" not in h.model.roles()
+    assert out["answer"].startswith("Yes. The kettle holds 1.7 litres [")
+    assert out["verified"] is False and "Unverified" in out["answer"]
