@@ -1,9 +1,9 @@
 """Claims: a yes/no question joining claims is looked up and answered claim by claim.
 
 Each claim ("Does the Fortune article claim X?") gets its own search, so each article it names is
-found by its own words, and a short answer over those sources; the verdicts are joined by rule
-(core.conjunction). When a claim cannot be answered with a yes or no, the question is answered
-whole by `generate` over the claims' searches, as a comparison's parts are.
+found by its own words, and a short answer over that search's best sources; the verdicts are
+joined by rule (core.conjunction). When a claim cannot be answered with a yes or no, the
+question is answered whole by `generate` over the claims' searches, as a comparison's parts are.
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langgraph.runtime import Runtime
 
+SOURCES_PER_CLAIM = 2
+"""Sources each claim is answered from: its own search's best (why two: docs/decisions.md)."""
+
 
 def claims(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Search and answer each claim; join the verdicts, or leave the answer to `generate`."""
@@ -36,7 +39,7 @@ def claims(state: State, runtime: Runtime[Context], services: Services) -> Updat
     answers: list[str] = []
     for index, claim in enumerate(parts):
         try:
-            docs = retrieve(services.retriever_for(ctx), claim, ctx.k)
+            docs = retrieve(services.retriever_for(ctx), claim, min(ctx.k, SOURCES_PER_CLAIM))
         except Exception as exc:
             docs = []
             note_failure(update, f"claims {index + 1}", "retrieval", exc, "no documents")
