@@ -10,7 +10,6 @@ from typing import Any
 from adaptive_rag.core.cancel import watched
 from adaptive_rag.graph import edges
 from adaptive_rag.nodes.assess import assess
-from adaptive_rag.nodes.claims import claims
 from adaptive_rag.nodes.clarify import clarify
 from adaptive_rag.nodes.classify import classify
 from adaptive_rag.nodes.decompose import decompose
@@ -80,7 +79,6 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
         rewrite_with_history,
         clarify,
         decompose,
-        claims,
         hop,
         retrieve,
         grade_documents,
@@ -102,10 +100,7 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
     builder.add_conditional_edges("classify", edges.route_question)
     builder.add_edge("rewrite_with_history", "classify")
     builder.add_conditional_edges("clarify", edges.after_clarify)
-    builder.add_conditional_edges(
-        "decompose", edges.fan_out, ["sub_question", "retrieve", "hop", "claims"]
-    )
-    builder.add_conditional_edges("claims", edges.after_claims)
+    builder.add_conditional_edges("decompose", edges.fan_out, ["sub_question", "retrieve", "hop"])
     builder.add_conditional_edges("hop", edges.after_hop)
     builder.add_edge("sub_question", "generate")
     builder.add_edge("retrieve", "grade_documents")

@@ -82,12 +82,10 @@ def after_clarify(state: State) -> Literal["classify", "finalize"]:
     return "finalize" if state.get("clarification") else "classify"
 
 
-def fan_out(state: State) -> list[Send] | Literal["retrieve", "hop", "claims"]:
-    """Hop for a nested question; claims one by one; search parts in parallel; else retrieve."""
+def fan_out(state: State) -> list[Send] | Literal["retrieve", "hop"]:
+    """Hop for a nested question; search parts in parallel; else retrieve."""
     if state.get("shape") == "sequential":
         return "hop"
-    if state.get("shape") == "claims" and state.get("sub_questions"):
-        return "claims"
     subs = state.get("sub_questions") or []
     if len(subs) < 2:
         return "retrieve"
@@ -157,13 +155,6 @@ def after_generate(state: State) -> Literal["self_check", "finalize"]:
     return "self_check" if checkable and wanted else "finalize"
 
 
-def after_claims(state: State) -> Literal["generate", "self_check", "finalize"]:
-    """Check the answer the claims' verdicts made; without one, answer the question whole."""
-    if not state.get("answer"):
-        return "generate"
-    return after_generate(state)
-
-
 def after_self_check(state: State) -> Literal["finalize", "generate", "transform_query"]:
     """Self-RAG: search again if the sources do not answer, regenerate if ungrounded (budgeted)."""
     check = state.get("check")
@@ -174,13 +165,5 @@ def after_self_check(state: State) -> Literal["finalize", "generate", "transform
         if route and route["category"] == "complex":
             return "finalize"
         return "transform_query" if can_rewrite(state) else "finalize"
-    if _written_by_claims(state):  # writing it whole again would drop the claims' verdicts
-        return "finalize"
     regenerated = state.get("regenerations", 0)
     return "generate" if regenerated < _budget(state, "max_regenerations") else "finalize"
-
-
-def _written_by_claims(state: State) -> bool:
-    """Whether the latest answer is the claims' joined verdict (not one `generate` wrote)."""
-    writers = [step for step in state.get("steps") or [] if step in ("claims", "generate")]
-    return bool(writers) and writers[-1] == "claims"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-from adaptive_rag.core.conjunction import claims_of
 from adaptive_rag.core.shape import has_parts, length, names_an_entity, nested_reference
 from adaptive_rag.knowledge.sources import retrieve
 from adaptive_rag.nodes.calling import ask, judged, note
@@ -94,8 +93,6 @@ def classify_by_rules(
         return "general", "translation"
     if has_parts(question) or question.count("?") + question.count("？") > 1:
         return "complex", "compares or combines several things"
-    if claims_of(question):
-        return "complex", "asks yes or no of several claims"
     if nested_reference(question):
         return "complex", "names something by a fact that must be looked up first"
     return None

@@ -1,15 +1,13 @@
 """Decompose a complex question by rules: the things it compares, or hops that build on each other.
 
-The shape comes from the setting, else from what a rule sees: a yes/no question joining claims
-("does A claim X, while B reports Y?") is answered claim by claim; a nested reference ("where was
-the inventor of X born?") is searched in hops, anything else as one search over the whole question,
+The shape comes from the setting, else from what a rule sees: a nested reference ("where was the
+inventor of X born?") is searched in hops, anything else as one search over the whole question,
 with each thing a comparison names ("compare A and B") searched beside it. No model is asked
 (why: docs/decisions.md).
 """
 
 from __future__ import annotations
 
-from adaptive_rag.core.conjunction import claims_of
 from adaptive_rag.core.shape import has_parts, nested_reference, split_parts
 from adaptive_rag.nodes.calling import judged
 from adaptive_rag.schema.context import Context
@@ -25,8 +23,6 @@ def shape_of(question: str, setting: str) -> tuple[Shape, str]:
     """Return the shape a setting or a rule gives the question, and why."""
     if setting in ("parallel", "sequential"):
         return setting, f"complex_shape={setting}"  # type: ignore[return-value]
-    if claims_of(question):
-        return "claims", "it asks yes or no of several claims"
     if has_parts(question):
         return "parallel", "it compares or combines named things"
     if nested_reference(question):
@@ -39,7 +35,7 @@ def decompose(state: State, runtime: Runtime[Context], services: Services) -> Up
     ctx = context_of(runtime)
     question = state.get("standalone") or ""
     shape, why = shape_of(question, ctx.complex_shape)
-    parts = {"parallel": split_parts, "claims": claims_of}.get(shape, lambda _q: [])(question)
+    parts = split_parts(question) if shape == "parallel" else []
     update: Update = {"steps": "decompose", "shape": shape, "sub_questions": parts}
     judged(update, "decompose", "rule", None, shape, why)
     runtime.stream_writer({"step": "decompose", "shape": shape, "parts": parts})

@@ -12,7 +12,7 @@ from typing_extensions import TypedDict
 
 Category = Literal["general", "simple", "complex", "realtime", "follow_up"]
 Relevance = Literal["correct", "ambiguous", "incorrect"]
-Shape = Literal["parallel", "sequential", "claims"]
+Shape = Literal["parallel", "sequential"]
 """How a complex question splits: independent parts, or hops where each needs the last's answer."""
 GenerationMode = Literal["direct", "rag", "synthesis", "regenerate", "fallback", "none"]
 DeclineReason = Literal[

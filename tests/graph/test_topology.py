@@ -25,7 +25,6 @@ def test_every_node_of_the_design_is_present() -> None:
         "rewrite_with_history",
         "decompose",
         "sub_question",
-        "claims",
         "hop",
         "retrieve",
         "grade_documents",
