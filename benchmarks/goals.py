@@ -73,9 +73,14 @@ def auc_interval(pairs: list[tuple[float, bool]], resamples: int = 2000) -> tupl
     return float(low), float(high)
 
 
+def unsaid(row: Row) -> bool:
+    """Whether a run answered, but only to say that its sources do not give the answer."""
+    return not row["declined"] and says_sources_lack(row.get("answer") or "")
+
+
 def as_the_rule_reads(row: Row) -> float:
     """Return a run's Acc with an answer that only says the sources lack it read as a decline."""
-    if not row["declined"] and says_sources_lack(row.get("answer") or ""):
+    if unsaid(row):
         return 1.0 if row["impossible"] else 0.0
     return float(row["acc"])
 
@@ -84,12 +89,12 @@ def paired_with_the_rule(runs: list[Row]) -> None:
     """Print single-shot scored as the rule reads it, and the adaptive graph against that."""
     single = [r for r in runs if r["config"] == "single"]
     read = [as_the_rule_reads(r) for r in single]
-    unsaid = sum(not r["declined"] and says_sources_lack(r.get("answer") or "") for r in single)
+    count = sum(unsaid(r) for r in single)
     rescored = [r for r in runs if r["config"] != "single"]
     rescored += [{**r, "acc": value} for value, r in zip(read, single, strict=True)]
     for row in paired(rescored):
         say(
-            f"  single with its {unsaid} answers that only say the sources lack it read as"
+            f"  single with its {count} answers that only say the sources lack it read as"
             f" declines: Acc {row['acc baseline']:.3f}; adaptive {row['acc']:.3f}, wins"
             f" {row['wins']} / losses {row['losses']}, {row['95% interval']}"
         )
