@@ -123,11 +123,18 @@ def eval_calibrate(
             help="Fit nothing: measure the installed map on these runs (ECE, bootstrap interval)."
         ),
     ] = False,
+    map_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--map",
+            help="With --check, measure this map (a confidence.json a fit wrote) instead.",
+        ),
+    ] = None,
 ) -> None:
     """Fit the confidence map on the adaptive runs; print its held-out ECE, plot reliability.
 
-    With --check, fit nothing: print the installed map's ECE on each run folder, for runs it was
-    not fitted on.
+    With --check, fit nothing: print the installed map's ECE (or --map's) on each run folder,
+    for runs it was not fitted on.
     """
     from adaptive_rag.core.calibration import CALIBRATION_FILE, load_calibration
     from adaptive_rag.evaluation.calibrate import (
@@ -137,14 +144,17 @@ def eval_calibrate(
         reliability_diagram,
     )
 
+    if map_file is not None and not check:
+        raise fail("--map names a map to measure: use it with --check", EXIT_BAD_CONFIG)
     if check:
         if write:
             raise fail("--check measures the installed map; it cannot --write", EXIT_BAD_CONFIG)
-        installed = load_calibration()
-        if installed is None:
-            raise fail(f"no confidence map at {CALIBRATION_FILE}", EXIT_BAD_CONFIG)
+        source = map_file or CALIBRATION_FILE
+        measured = load_calibration(map_file) if map_file else load_calibration()
+        if measured is None or not {"features", "coef", "intercept"} <= measured.keys():
+            raise fail(f"no confidence map at {source}", EXIT_BAD_CONFIG)
         for out in outs:
-            got = _fit_on([out], lambda records: measure(records, installed))
+            got = _fit_on([out], lambda records: measure(records, measured))
             low, high = got["interval"]
             typer.echo(
                 f"{out}: {got['n']} answers, accuracy {got['accuracy']}, mean confidence"

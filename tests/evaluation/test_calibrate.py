@@ -88,3 +88,29 @@ def test_eval_calibrate_check_reports_the_installed_map_and_writes_nothing(
     assert installed.read_text() == before and not (run / "confidence.json").exists()
     both = CliRunner().invoke(app, ["eval", "calibrate", str(run), "--check", "--write"])
     assert both.exit_code == 2 and "cannot --write" in both.output
+
+
+def test_eval_calibrate_check_measures_a_map_a_fit_wrote(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "results.jsonl").write_text("\n".join(json.dumps(r) for r in _records()) + "\n")
+    good, off = tmp_path / "good.json", tmp_path / "off.json"
+    good.write_text(json.dumps(fit(_records())))
+    off.write_text(json.dumps({"features": ["grounded"], "coef": [0.0], "intercept": 2.944}))
+    runner = CliRunner()
+    fitted = runner.invoke(app, ["eval", "calibrate", str(run), "--check", "--map", str(good)])
+    assert fitted.exit_code == 0, fitted.output
+    assert "ECE 0.0" in fitted.output
+    overconfident = runner.invoke(
+        app, ["eval", "calibrate", str(run), "--check", "--map", str(off)]
+    )
+    assert overconfident.exit_code == 0 and "mean confidence 0.95" in overconfident.output
+    assert "ECE 0.0" not in overconfident.output
+    (tmp_path / "bad.json").write_text(json.dumps({"ece": 0.1}))
+    bad = runner.invoke(
+        app, ["eval", "calibrate", str(run), "--check", "--map", str(tmp_path / "bad.json")]
+    )
+    assert bad.exit_code == 2 and "no confidence map at" in bad.output
+    alone = runner.invoke(app, ["eval", "calibrate", str(run), "--map", str(good)])
+    assert alone.exit_code == 2 and "use it with --check" in alone.output
+    assert not (run / "confidence.json").exists()
