@@ -236,7 +236,9 @@ class Kept:
 
     order: list[int]
     why: str
-    """What was kept below the threshold, or left out above it ("" when nothing was)."""
+    """What was kept below the threshold ("" when nothing was)."""
+    aside: list[int]
+    """Sources above the threshold left out as look-alikes of an anchored chain."""
 
 
 def keep_sources(
@@ -250,6 +252,7 @@ def keep_sources(
     """
     keeps = [s >= keep for s in scores]
     first: list[int] = []
+    aside: list[int] = []
     why = ""
     if link := bridge(question, texts, scores, keep, trusted):
         doubted, linked, name = link
@@ -267,9 +270,5 @@ def keep_sources(
             f"search result {doubted + 1} as a bridge: it shares '{name}' with search result"
             f" {linked + 1}, which holds a name the question asks about (both read first)"
         )
-        if aside:
-            listed = ", ".join(str(i + 1) for i in aside)
-            plural = "s" if len(aside) > 1 else ""
-            why += f"; left out, as holding none of their names: search result{plural} {listed}"
     order = [*first, *(i for i in range(len(texts)) if i not in first)]
-    return Kept(order=[i for i in order if keeps[i]], why=why)
+    return Kept(order=[i for i in order if keeps[i]], why=why, aside=aside)

@@ -224,7 +224,10 @@ def time_per_question(rows: list[dict[str, Any]], judge: Logistic, sample: int =
 
 
 def bridged(rows: list[dict[str, Any]], p: Matrix, index: Matrix, judge: Logistic) -> Matrix:
-    """Return which sources grade_documents keeps (core.relevance.keep_sources)."""
+    """Return which sources core.relevance.keep_sources keeps (grade_documents reads them first).
+
+    grade_documents also reads the rest of a search with several of them, unless incorrect.
+    """
     at_least, trusted = judge.thresholds["keep"], judge.thresholds["correct"]
     keep = p >= at_least
     for i, row in enumerate(rows):

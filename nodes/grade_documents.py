@@ -1,8 +1,10 @@
 """Grade documents (CRAG's retrieval evaluator): a fitted judge over search signals, no model call.
 
-Each knowledge-base source gets the probability that the answer needs it (core.relevance); the
-likely ones are kept, and the best one's probability gives CRAG's verdict: correct, ambiguous or
-incorrect. Web results are not judged (they carry no search signals) and are kept.
+Each knowledge-base source gets the probability that the answer needs it (core.relevance), and
+the best one's probability gives CRAG's verdict: correct, ambiguous or incorrect. The likely
+sources are read first; a search with several of them, not judged incorrect, is read whole
+(`reads_whole`), otherwise the doubted sources are left out. Web results are not judged (they
+carry no search signals) and are kept.
 """
 
 from __future__ import annotations
@@ -29,6 +31,15 @@ def crag_verdict(best: float, correct: float, incorrect: float) -> Relevance:
     return "ambiguous"
 
 
+def reads_whole(relevance: Relevance, likely: int) -> bool:
+    """Whether a search is read whole: it is not incorrect and several of its sources are likely.
+
+    Several likely sources mean the answer may span documents, and one it needs is often among
+    those the judge doubts; with one likely source, the doubted ones are left out.
+    """
+    return relevance != "incorrect" and likely >= 2
+
+
 def judge_sources(
     question: str, searched: list[Document], ctx: Context, services: Services
 ) -> tuple[Judge | None, list[float], str]:
@@ -45,7 +56,7 @@ def judge_sources(
 
 
 def grade_documents(state: State, runtime: Runtime[Context], services: Services) -> Update:
-    """Keep the sources the judge finds likely; with no judge shipped, keep them all unjudged."""
+    """Read the likely sources first, and the rest of a search with several of them."""
     ctx = context_of(runtime)
     docs = list(state.get("documents") or [])
     update: Update = {"steps": "grade_documents", "graded": True}
@@ -75,11 +86,20 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         detail += f" ({above} at p >= {keep_at:.2f}), with {chosen.why}"
     else:
         detail += f" at p >= {keep_at:.2f}"
-    kept = [(scores[i], searched[i]) for i in chosen.order]
+    if chosen.aside:
+        listed = ", ".join(str(i + 1) for i in chosen.aside)
+        plural = "s" if len(chosen.aside) > 1 else ""
+        detail += f"; set aside, as holding none of their names: search result{plural} {listed}"
+    rest = [i for i in range(len(searched)) if i not in chosen.order]
+    order = chosen.order
+    if reads_whole(relevance, len(chosen.order)) and rest:
+        order = [*order, *rest]
+        detail += f"; the other {len(rest)} read after them, as several are likely"
+    kept = [(scores[i], searched[i]) for i in order]
     update["relevance"] = relevance
     update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order, a chain first
     update["doc_scores"] = [1.0] * len(web) + [s for s, _ in kept]
-    update["rejected"] = [d for i, d in enumerate(searched) if i not in chosen.order]
+    update["rejected"] = [d for i, d in enumerate(searched) if i not in order]
     judged(update, "grade_documents", "fitted", max(scores), relevance, detail)
     runtime.stream_writer(
         {"step": "grade_documents", "relevance": relevance, "scores": [round(s, 3) for s in scores]}

@@ -1,4 +1,5 @@
-"""Grade documents: the fitted judge keeps the likely sources, and a bridge beside them."""
+"""Grade documents: the fitted judge reads the likely sources first, a bridge beside them, and
+the rest of a search with several of them unless it finds the search incorrect."""
 
 from __future__ import annotations
 
@@ -17,12 +18,14 @@ OTHER = "Tom Reed, another engineer, was born in Kessel, a town of mills."
 THRESHOLDS = {"keep": 0.3, "correct": 0.7, "incorrect": 0.3}
 
 
-def grade(texts: list[str], scores: list[float]) -> dict[str, Any]:
+def grade(
+    texts: list[str], scores: list[float], thresholds: dict[str, float] = THRESHOLDS
+) -> dict[str, Any]:
     docs = [
         Document(page_content=text, metadata={"id": str(i), "rank": i + 1, "keyword_rank": i + 1})
         for i, text in enumerate(texts)
     ]
-    judge = ScriptedJudge(scores, thresholds=THRESHOLDS)
+    judge = ScriptedJudge(scores, thresholds=thresholds)
     state: Any = {"standalone": QUESTION, "documents": docs}
     runtime = Runtime(context=Context())
     return dict(grade_documents(state, runtime, Services(no_web=True, relevance=judge)))
@@ -34,14 +37,14 @@ def kept(update: dict[str, Any]) -> list[str]:
 
 def test_a_doubted_source_naming_a_trusted_sources_person_is_kept_as_the_bridge() -> None:
     update = grade([INVENTOR, OTHER, BIRTH], [0.9, 0.2, 0.1])
-    assert kept(update) == [INVENTOR, BIRTH]  # search order kept
-    assert [d.page_content for d in update["rejected"]] == [OTHER]
-    assert update["doc_scores"] == [0.9, 0.1]
+    assert kept(update) == [INVENTOR, BIRTH, OTHER]  # search order kept; the search is read whole
+    assert update["rejected"] == []
+    assert update["doc_scores"] == [0.9, 0.1, 0.2]
     (judged,) = update["judgments"]
     assert judged["method"] == "fitted" and judged["verdict"] == "correct"
     assert judged["detail"] == (
         "kept 2 of 3 sources (1 at p >= 0.30), with search result 3 as a bridge: it shares"
-        " 'ada brook' with search result 1"
+        " 'ada brook' with search result 1; the other 1 read after them, as several are likely"
     )
 
 
@@ -51,18 +54,19 @@ def test_a_look_alike_trusted_source_does_not_hide_the_chain_from_the_questions_
     # rated near zero: both are kept through the kettle's name, read first, and the look-alike,
     # which holds none of their names, is left out
     update = grade([OTHER, INVENTOR, BIRTH], [0.9, 0.2, 0.01])
-    assert kept(update) == [INVENTOR, BIRTH]
-    assert update["doc_scores"] == [0.2, 0.01]
-    assert [d.page_content for d in update["rejected"]] == [OTHER]
+    assert kept(update) == [INVENTOR, BIRTH, OTHER]
+    assert update["doc_scores"] == [0.2, 0.01, 0.9]
+    assert update["rejected"] == []
     assert update["judgments"][0]["detail"] == (
         "kept 2 of 3 sources (1 at p >= 0.30), with search result 3 as a bridge: it shares"
         " 'ada brook' with search result 2, which holds a name the question asks about (both read"
-        " first); left out, as holding none of their names: search result 1"
+        " first); set aside, as holding none of their names: search result 1; the other 1 read"
+        " after them, as several are likely"
     )
-    # a source that names the kettle again stays, after the chain
+    # a source that names the kettle again stays, after the chain; the look-alike comes last
     again = "The Halden kettle was sold across the north."
     update = grade([again, OTHER, INVENTOR, BIRTH], [0.9, 0.9, 0.2, 0.01])
-    assert kept(update) == [INVENTOR, BIRTH, again]
+    assert kept(update) == [INVENTOR, BIRTH, again, OTHER]
 
 
 def test_without_a_chain_the_sources_at_the_threshold_are_all_kept() -> None:
@@ -73,9 +77,30 @@ def test_without_a_chain_the_sources_at_the_threshold_are_all_kept() -> None:
     assert kept(chained) == [INVENTOR, BIRTH, nameless]
 
 
-def test_without_a_shared_name_nothing_is_kept_back() -> None:
-    unsure = grade([INVENTOR, OTHER], [0.5, 0.1])  # no source shares a name with the anchor
-    assert kept(unsure) == [INVENTOR]
-    assert unsure["judgments"][0]["detail"] == "kept 1 of 2 sources at p >= 0.30"
-    unlinked = grade([INVENTOR, OTHER], [0.9, 0.2])
-    assert kept(unlinked) == [INVENTOR]
+def test_one_likely_source_is_read_alone_and_several_bring_the_rest_of_the_search() -> None:
+    alone = grade([OTHER, INVENTOR], [0.1, 0.9])
+    assert kept(alone) == [INVENTOR] and alone["doc_scores"] == [0.9]
+    assert [d.page_content for d in alone["rejected"]] == [OTHER]
+    assert alone["judgments"][0]["detail"] == "kept 1 of 2 sources at p >= 0.30"
+    lamp = "The Aurora lamp uses 9 watts."
+    several = grade([OTHER, INVENTOR, lamp], [0.1, 0.9, 0.5])  # two likely: read whole
+    assert several["relevance"] == "correct" and several["rejected"] == []
+    assert kept(several) == [INVENTOR, lamp, OTHER]  # the doubted one last
+    assert several["doc_scores"] == [0.9, 0.5, 0.1]
+    assert several["judgments"][0]["detail"] == (
+        "kept 2 of 3 sources at p >= 0.30; the other 1 read after them, as several are likely"
+    )
+    every = grade([INVENTOR, OTHER], [0.9, 0.8])
+    assert every["judgments"][0]["detail"] == "kept 2 of 2 sources at p >= 0.30"
+
+
+def test_an_incorrect_search_keeps_only_the_likely_sources() -> None:
+    # CRAG's incorrect verdict (the best source below its cut-off): the doubted ones are rejected
+    cutoffs = {"keep": 0.2, "correct": 0.7, "incorrect": 0.5}
+    update = grade([OTHER, INVENTOR, BIRTH], [0.1, 0.4, 0.3], cutoffs)  # two likely, yet incorrect
+    assert update["relevance"] == "incorrect"
+    assert kept(update) == [INVENTOR, BIRTH] and update["doc_scores"] == [0.4, 0.3]
+    assert [d.page_content for d in update["rejected"]] == [OTHER]
+    assert update["judgments"][0]["detail"] == "kept 2 of 3 sources at p >= 0.20"
+    nothing = grade([OTHER, INVENTOR], [0.1, 0.15], cutoffs)
+    assert kept(nothing) == [] and len(nothing["rejected"]) == 2
