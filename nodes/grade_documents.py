@@ -35,7 +35,8 @@ def reads_whole(relevance: Relevance, likely: int) -> bool:
     """Whether a search is read whole: it is not incorrect and several of its sources are likely.
 
     Several likely sources mean the answer may span documents, and one it needs is often among
-    those the judge doubts; with one likely source, the doubted ones are left out.
+    those the judge doubts; with one likely source, the doubted ones are left out. A chain's
+    look-alikes (`core.relevance.keep_sources`) stay out either way.
     """
     return relevance != "incorrect" and likely >= 2
 
@@ -90,7 +91,7 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         listed = ", ".join(str(i + 1) for i in chosen.aside)
         plural = "s" if len(chosen.aside) > 1 else ""
         detail += f"; set aside, as holding none of their names: search result{plural} {listed}"
-    rest = [i for i in range(len(searched)) if i not in chosen.order]
+    rest = [i for i in range(len(searched)) if i not in chosen.order and i not in chosen.aside]
     order = chosen.order
     if reads_whole(relevance, len(chosen.order)) and rest:
         order = [*order, *rest]

@@ -54,19 +54,20 @@ def test_a_look_alike_trusted_source_does_not_hide_the_chain_from_the_questions_
     # rated near zero: both are kept through the kettle's name, read first, and the look-alike,
     # which holds none of their names, is left out
     update = grade([OTHER, INVENTOR, BIRTH], [0.9, 0.2, 0.01])
-    assert kept(update) == [INVENTOR, BIRTH, OTHER]
-    assert update["doc_scores"] == [0.2, 0.01, 0.9]
-    assert update["rejected"] == []
+    assert kept(update) == [INVENTOR, BIRTH]  # the look-alike stays out, though two are kept
+    assert update["doc_scores"] == [0.2, 0.01]
+    assert [d.page_content for d in update["rejected"]] == [OTHER]
     assert update["judgments"][0]["detail"] == (
         "kept 2 of 3 sources (1 at p >= 0.30), with search result 3 as a bridge: it shares"
         " 'ada brook' with search result 2, which holds a name the question asks about (both read"
-        " first); set aside, as holding none of their names: search result 1; the other 1 read"
-        " after them, as several are likely"
+        " first); set aside, as holding none of their names: search result 1"
     )
-    # a source that names the kettle again stays, after the chain; the look-alike comes last
+    # a source that names the kettle again stays, after the chain; a doubted one is read too
     again = "The Halden kettle was sold across the north."
-    update = grade([again, OTHER, INVENTOR, BIRTH], [0.9, 0.9, 0.2, 0.01])
-    assert kept(update) == [INVENTOR, BIRTH, again, OTHER]
+    nameless = "It was later sold in three sizes."
+    update = grade([again, OTHER, INVENTOR, BIRTH, nameless], [0.9, 0.9, 0.2, 0.01, 0.1])
+    assert kept(update) == [INVENTOR, BIRTH, again, nameless]
+    assert [d.page_content for d in update["rejected"]] == [OTHER]
 
 
 def test_without_a_chain_the_sources_at_the_threshold_are_all_kept() -> None:
