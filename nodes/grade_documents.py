@@ -90,7 +90,7 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     if chosen.aside:
         listed = ", ".join(str(i + 1) for i in chosen.aside)
         plural = "s" if len(chosen.aside) > 1 else ""
-        detail += f"; set aside, as holding none of their names: search result{plural} {listed}"
+        detail += f"; left out, as holding none of their names: search result{plural} {listed}"
     rest = [i for i in range(len(searched)) if i not in chosen.order and i not in chosen.aside]
     order = chosen.order
     if reads_whole(relevance, len(chosen.order)) and rest:

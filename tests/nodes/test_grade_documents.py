@@ -60,7 +60,7 @@ def test_a_look_alike_trusted_source_does_not_hide_the_chain_from_the_questions_
     assert update["judgments"][0]["detail"] == (
         "kept 2 of 3 sources (1 at p >= 0.30), with search result 3 as a bridge: it shares"
         " 'ada brook' with search result 2, which holds a name the question asks about (both read"
-        " first); set aside, as holding none of their names: search result 1"
+        " first); left out, as holding none of their names: search result 1"
     )
     # a source that names the kettle again stays, after the chain; a doubted one is read too
     again = "The Halden kettle was sold across the north."
