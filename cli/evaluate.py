@@ -151,7 +151,8 @@ def eval_calibrate(
             raise fail("--check measures the installed map; it cannot --write", EXIT_BAD_CONFIG)
         source = map_file or CALIBRATION_FILE
         measured = load_calibration(map_file) if map_file else load_calibration()
-        if measured is None or not {"features", "coef", "intercept"} <= measured.keys():
+        is_map = isinstance(measured, dict) and {"features", "coef", "intercept"} <= measured.keys()
+        if measured is None or not is_map:
             raise fail(f"no confidence map at {source}", EXIT_BAD_CONFIG)
         for out in outs:
             got = _fit_on([out], lambda records: measure(records, measured))

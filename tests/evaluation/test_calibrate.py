@@ -111,6 +111,11 @@ def test_eval_calibrate_check_measures_a_map_a_fit_wrote(tmp_path: Path) -> None
         app, ["eval", "calibrate", str(run), "--check", "--map", str(tmp_path / "bad.json")]
     )
     assert bad.exit_code == 2 and "no confidence map at" in bad.output
+    (tmp_path / "list.json").write_text("[1, 2]")
+    listed = runner.invoke(
+        app, ["eval", "calibrate", str(run), "--check", "--map", str(tmp_path / "list.json")]
+    )
+    assert listed.exit_code == 2 and "no confidence map at" in listed.output
     alone = runner.invoke(app, ["eval", "calibrate", str(run), "--map", str(good)])
     assert alone.exit_code == 2 and "use it with --check" in alone.output
     assert not (run / "confidence.json").exists()
