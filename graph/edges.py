@@ -156,7 +156,11 @@ def after_generate(state: State) -> Literal["self_check", "finalize"]:
 
 
 def after_self_check(state: State) -> Literal["finalize", "generate", "transform_query"]:
-    """Self-RAG: search again if the sources do not answer, regenerate if ungrounded (budgeted)."""
+    """Self-RAG: regenerate if ungrounded; if the sources do not answer, try the web (budgeted).
+
+    A declined question searches again only where new sources can come from: the web. The
+    knowledge base searched again with a rewritten query finds what the first search found.
+    """
     check = state.get("check")
     if check is None or (check["grounded"] and check["answers_question"]):
         return "finalize"
@@ -164,6 +168,7 @@ def after_self_check(state: State) -> Literal["finalize", "generate", "transform
         route = state.get("route")
         if route and route["category"] == "complex":
             return "finalize"
-        return "transform_query" if can_rewrite(state) else "finalize"
+        web = can_search_web(state) and can_rewrite(state)
+        return "transform_query" if web else "finalize"
     regenerated = state.get("regenerations", 0)
     return "generate" if regenerated < _budget(state, "max_regenerations") else "finalize"

@@ -119,25 +119,29 @@ def test_citations_are_repaired_to_point_at_the_source_that_says_it(make_harness
     assert [s["title"] for s in out["sources"] if s["cited"]] == ["Zephyr X2"]
 
 
-def test_self_check_not_answering_rewrites_and_retrieves_again(make_harness: Any) -> None:
-    h = make_harness(transform="Zephyr X2 kettle capacity")
+def test_a_declined_answer_rewrites_the_query_for_the_web(make_harness: Any) -> None:
+    web = FakeWeb(web_docs())
+    h = make_harness(web=web, transform="Zephyr X2 kettle capacity")
     h.graph = build_graph(
         services=Services(
             chat_model=h.model,
             retriever=h.retriever,
-            no_web=True,
+            web_search=web,
             relevance=h.relevance,
-            answerability=ScriptedJudge([0.1, 0.9], thresholds={"decline": 0.5}),
+            answerability=ScriptedJudge([0.1], thresholds={"decline": 0.5}),
         )
     )
     out = h.ask("How big is the Zephyr X2 kettle?")
     steps = out["diagnostics"]["steps"]
     after_check = steps[steps.index("self_check") :]
-    assert after_check[:4] == ["self_check", "transform_query", "retrieve", "grade_documents"]
-    assert out["verified"] is True and out["diagnostics"]["rewrites"] == 1
+    assert after_check[:4] == ["self_check", "transform_query", "web_search", "generate"]
+    assert web.queries == ["Zephyr X2 kettle capacity"]
+    assert out["answerable"] is True and out["diagnostics"]["rewrites"] == 1
 
 
-def test_an_unanswerable_question_searches_again_then_declines(make_harness: Any) -> None:
+def test_an_unanswerable_question_is_declined_without_searching_again(
+    make_harness: Any,
+) -> None:
     h = make_harness(transform="query that matches nothing")
     unlikely = ScriptedJudge([0.1], thresholds={"decline": 0.5})
     h.graph = build_graph(
@@ -150,7 +154,8 @@ def test_an_unanswerable_question_searches_again_then_declines(make_harness: Any
         )
     )
     out = h.ask("How big is the Zephyr X2 kettle?")
-    assert out["diagnostics"]["steps"].count("retrieve") == 2
+    assert out["diagnostics"]["steps"].count("retrieve") == 1  # no web: nothing new to search
+    assert out["diagnostics"]["rewrites"] == 0 and h.model.roles().get("transform", 0) == 0
     assert out["answerable"] is False and "The answer is in the sources" not in out["answer"]
     never = h.ask("How big is the Zephyr X2 kettle?", declines="never")
     assert never["answerable"] is True and never["diagnostics"]["rewrites"] == 0

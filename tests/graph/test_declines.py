@@ -6,7 +6,7 @@ import itertools
 from typing import Any
 
 from adaptive_rag.prompts import generate as generate_prompts
-from fake_sources import KeywordRetriever
+from fake_sources import FakeWeb, KeywordRetriever, web_docs
 from fakes import ScriptedJudge
 from langchain_core.documents import Document
 
@@ -152,10 +152,11 @@ def test_an_answer_that_only_says_the_sources_lack_it_is_a_typed_decline(
 def test_an_attempt_that_found_no_answer_outlasts_a_later_unsupported_one_as_a_decline(
     make_harness: Any,
 ) -> None:
-    # the first answer says the sources lack it (a decline); the search again writes an
+    # the first answer says the sources lack it (a decline); the web search after it writes an
     # unsupported answer with no budget left to write it again: the decline stands, and the
     # earlier "The sources do not say" is not shown as an unverified answer
     h = make_harness(
+        web=FakeWeb(web_docs()),
         rag=sequence("The sources do not say how big the kettle is.", "It costs 49 dollars [1]."),
         transform="Zephyr X2 kettle size",
     )

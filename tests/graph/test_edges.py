@@ -141,10 +141,8 @@ def test_after_generate_checks_only_answers_with_sources() -> None:
         (check(True, True), 0, 0, "simple", "finalize"),
         (check(False, True), 0, 0, "simple", "generate"),
         (check(False, True), 1, 0, "simple", "finalize"),
-        (check(True, False), 0, 0, "simple", "transform_query"),
-        (check(True, False), 0, 1, "simple", "finalize"),
-        (check(True, False), 0, 0, "complex", "finalize"),
-        (check(False, False), 0, 0, "simple", "transform_query"),  # unanswerable goes first
+        (check(True, False), 0, 0, "simple", "finalize"),  # no web: the search is not redone
+        (check(False, False), 0, 0, "simple", "finalize"),  # unanswerable goes first
         (None, 0, 0, "simple", "finalize"),
     ],
 )
@@ -152,6 +150,30 @@ def test_after_self_check(
     verdict: Any, regens: int, rewrites: int, category: str, expected: str
 ) -> None:
     s = state(check=verdict, regenerations=regens, rewrites=rewrites, route=route(category))
+    assert edges.after_self_check(s) == expected
+
+
+@pytest.mark.parametrize(
+    ("verdict", "rewrites", "web_searches", "category", "expected"),
+    [
+        (check(True, False), 0, 0, "simple", "transform_query"),
+        (check(False, False), 0, 0, "simple", "transform_query"),  # unanswerable goes first
+        (check(True, False), 1, 0, "simple", "finalize"),
+        (check(True, False), 0, 1, "simple", "finalize"),
+        (check(True, False), 0, 0, "complex", "finalize"),
+        (check(False, True), 0, 0, "simple", "generate"),
+    ],
+)
+def test_a_declined_answer_tries_the_web_within_budget(
+    verdict: Any, rewrites: int, web_searches: int, category: str, expected: str
+) -> None:
+    s = state(
+        check=verdict,
+        rewrites=rewrites,
+        web_searches=web_searches,
+        web_available=True,
+        route=route(category),
+    )
     assert edges.after_self_check(s) == expected
 
 

@@ -1,0 +1,70 @@
+"""What searching the knowledge base again after a decline changed, over `eval run` folders.
+
+    python benchmarks/retries.py eval-out/current/squad2_80 eval-out/current/multihop_rag_80
+
+An adaptive run searched again after a decline when `transform_query` follows its first
+`self_check`. Had it stopped there, the question would have been declined: right on an
+unanswerable question, wrong on an answerable one. For each folder: how many runs searched
+again, how many ended better or worse than that decline, and their latency against single-shot
+on the same question (the median ratio).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+Row = dict[str, Any]
+
+
+def searched_again(run: Row) -> bool:
+    """Whether the run rewrote its query after its first check."""
+    steps = list(run.get("steps") or [])
+    return "self_check" in steps and "transform_query" in steps[steps.index("self_check") :]
+
+
+def unanswerable(run: Row) -> bool:
+    """Whether the question has no answer in the corpus (SQuAD2's impossible, a null query)."""
+    return bool(run.get("impossible")) or run.get("kind") == "null_query"
+
+
+def summary(folder: Path) -> tuple[int, int, int, int, list[float]]:
+    """Return runs, runs searched again, better and worse than declining, and latency ratios."""
+    lines = (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines if line.strip()]
+    single = {r["id"]: r for r in records if r["config"] == "single"}
+    adaptive = [r for r in records if r["config"] == "adaptive"]
+    again = [r for r in adaptive if searched_again(r)]
+    stopped = [1.0 if unanswerable(r) else 0.0 for r in again]
+    better = sum(r["acc"] > s for r, s in zip(again, stopped, strict=True))
+    worse = sum(r["acc"] < s for r, s in zip(again, stopped, strict=True))
+    ratios = [r["seconds"] / single[r["id"]]["seconds"] for r in again if r["id"] in single]
+    return len(adaptive), len(again), better, worse, ratios
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print one line per folder and the total."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", type=Path, help="`eval run` output folders")
+    args = parser.parse_args(argv)
+    totals = [0, 0, 0, 0]
+    for folder in args.runs:
+        runs, again, better, worse, ratios = summary(folder)
+        median = f"{statistics.median(ratios):.2f}×" if ratios else "—"
+        sys.stdout.write(
+            f"{folder}: searched again {again} of {runs}; better {better}, worse {worse}; "
+            f"their latency against single-shot {median} at the median\n"
+        )
+        totals = [t + v for t, v in zip(totals, (runs, again, better, worse), strict=True)]
+    sys.stdout.write(
+        f"all: searched again {totals[1]} of {totals[0]}; better {totals[2]}, worse {totals[3]}\n"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
