@@ -2,7 +2,8 @@
 
 The answer prompts ask the model to say so when the sources lack the answer. Such a reply
 states no fact and cites nothing: it is a decline in the model's words, read here so that it is
-handled as one (searched for once more, then a typed decline) rather than shown as an answer.
+handled as one (a typed decline, after a web search where the web is reachable) rather than
+shown as an answer.
 """
 
 from __future__ import annotations
