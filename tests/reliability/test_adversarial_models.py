@@ -61,13 +61,34 @@ def test_never_grounded_stops_after_its_regeneration_budget(budget: int, tally: 
 
 
 @pytest.mark.parametrize("budget", [0, 1, 3])
-def test_never_answers_stops_after_its_rewrite_budget(budget: int, tally: Any) -> None:
+def test_never_answers_is_declined_after_one_search_without_the_web(
+    budget: int, tally: Any
+) -> None:
     out, model = run(never_answers=True, max_rewrites=budget, transform="Zephyr X2 kettle size")
     d = out["diagnostics"]
-    assert d["rewrites"] == budget and d["retrievals"] == budget + 1
+    assert d["rewrites"] == 0 and d["retrievals"] == 1  # a rewrite would find the same sources
     assert out["verified"] is False and out["decline"]["reason"] == "not_in_sources"
-    # per search: assess + generate (+ the rewrite between); the judge routes it, not the model
-    assert d["model_calls"] == len(model.calls) == (budget + 1) * 2 + budget
+    # assess + generate; the judge routes it, not the model
+    assert d["model_calls"] == len(model.calls) == 2
+    tally(faults=1)
+
+
+@pytest.mark.parametrize(("rewrites", "searches"), [(0, 1), (1, 0), (1, 1), (3, 1), (3, 2)])
+def test_never_answers_tries_the_web_within_both_budgets(
+    rewrites: int, searches: int, tally: Any
+) -> None:
+    out, model = run(
+        web=FakeWeb(web_docs()),
+        never_answers=True,
+        max_rewrites=rewrites,
+        max_web_searches=searches,
+        transform="Zephyr X2 kettle size",
+    )
+    d = out["diagnostics"]
+    tried = min(rewrites, searches, 1)  # an answer from the web is not judged by the decline
+    assert d["rewrites"] == tried and d["web_searches"] == tried and d["retrievals"] == 1
+    assert (out["decline"] is None) == bool(tried)
+    assert d["model_calls"] == len(model.calls) == 2 + 2 * tried  # + the rewrite and its answer
     tally(faults=1)
 
 
