@@ -12,13 +12,11 @@ on the same question (the median ratio).
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 from pathlib import Path
-from typing import Any
 
-Row = dict[str, Any]
+from goals import Row, rows
 
 
 def searched_again(run: Row) -> bool:
@@ -27,19 +25,13 @@ def searched_again(run: Row) -> bool:
     return "self_check" in steps and "transform_query" in steps[steps.index("self_check") :]
 
 
-def unanswerable(run: Row) -> bool:
-    """Whether the question has no answer in the corpus (SQuAD2's impossible, a null query)."""
-    return bool(run.get("impossible")) or run.get("kind") == "null_query"
-
-
 def summary(folder: Path) -> tuple[int, int, int, int, list[float]]:
     """Return runs, runs searched again, better and worse than declining, and latency ratios."""
-    lines = (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()
-    records = [json.loads(line) for line in lines if line.strip()]
+    records = rows(folder)
     single = {r["id"]: r for r in records if r["config"] == "single"}
     adaptive = [r for r in records if r["config"] == "adaptive"]
     again = [r for r in adaptive if searched_again(r)]
-    stopped = [1.0 if unanswerable(r) else 0.0 for r in again]
+    stopped = [1.0 if r["impossible"] else 0.0 for r in again]  # a null query is impossible too
     better = sum(r["acc"] > s for r, s in zip(again, stopped, strict=True))
     worse = sum(r["acc"] < s for r, s in zip(again, stopped, strict=True))
     ratios = [r["seconds"] / single[r["id"]]["seconds"] for r in again if r["id"] in single]
