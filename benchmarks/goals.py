@@ -10,6 +10,14 @@ answerable questions whose gold documents were all read were declined. And singl
 as the graph's own rule reads an answer: one that only says its sources do not give the answer
 (core.unsaid) counts as a decline, right on an unanswerable question and wrong on another; the
 adaptive graph against that, paired.
+
+    python benchmarks/goals.py --judge eval-out/judges/answerable.json eval-out/current/squad2_80
+
+With --judge, each adaptive run the answerability judge decided is decided again by those
+weights from the features it recorded (`answer_features`): the figures of another judge on the
+same answers, without running the model. A run it now declines scores as a decline; one it now
+answers that was declined is scored on the answer the decline replaced (`written`); a run
+recorded without it is scored wrong and counted (for an answerable question, a lower bound).
 """
 
 from __future__ import annotations
@@ -21,8 +29,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from adaptive_rag.core.fitted import Logistic
 from adaptive_rag.core.unsaid import says_sources_lack
 from adaptive_rag.evaluation.aggregate import paired
+from adaptive_rag.evaluation.scoring import score
 
 Row = dict[str, Any]
 
@@ -48,6 +58,35 @@ def answerable_probability(row: Row) -> float | None:
             score = judgment.get("score")
             return float(score) if score is not None else None
     return None
+
+
+def rejudged(run: Row, judge: Logistic) -> Row:
+    """Return an adaptive run as `judge` would have decided it, from its recorded features.
+
+    Only a run with one decision of the fitted judge is replayed: after a regeneration the
+    recorded features are the last answer's, not those the first decision read.
+    """
+    decisions = [
+        j
+        for j in run.get("judgments") or []
+        if j.get("node") == "self_check" and j.get("verdict") in {"answer", "decline"}
+    ]
+    if len(decisions) != 1 or decisions[0].get("score") is None or not run.get("answer_features"):
+        return run
+    p = judge.probability(run["answer_features"])
+    declined = p < judge.thresholds.get("decline", 0.5)
+    verdict = "decline" if declined else "answer"
+    judgments = [
+        {**j, "score": p, "verdict": verdict} if j is decisions[0] else j for j in run["judgments"]
+    ]
+    new = {**run, "judgments": judgments, "declined": declined}
+    if declined and not run["declined"]:
+        return {**new, "acc": float(run["impossible"])}
+    if run["declined"] and not declined:
+        if run.get("written"):  # the answer the decline replaced, as it was written
+            return {**new, **score({"answer": run["written"]}, run)}
+        return {**new, "acc": 0.0, "unknown": True}  # recorded before `written` was
+    return new
 
 
 def auc(pairs: list[tuple[float, bool]]) -> float:
@@ -100,12 +139,20 @@ def paired_with_the_rule(runs: list[Row]) -> None:
         )
 
 
-def report(folders: list[Path]) -> None:
-    """Print each folder's figures, then the pooled ones."""
+def report(folders: list[Path], judge: Logistic | None = None) -> None:
+    """Print each folder's figures, then the pooled ones (decided again by `judge`, if given)."""
     pooled: list[tuple[float, bool]] = []
     gold_read = declined_gold_read = 0
     for folder in folders:
         runs = rows(folder)
+        if judge is not None:
+            runs = [rejudged(r, judge) if r["config"] == "adaptive" else r for r in runs]
+            unknown = [r for r in runs if r.get("unknown")]
+            say(
+                f"{folder}: decided again by {judge.name} (declines below"
+                f" {judge.thresholds.get('decline', 0.5):.4f}); {len(unknown)} declined runs now"
+                f" answered, scored wrong ({sum(not r['impossible'] for r in unknown)} answerable)"
+            )
         adaptive = {r["id"]: r for r in runs if r["config"] == "adaptive"}
         single = {r["id"]: r for r in runs if r["config"] == "single"}
         ids = sorted(set(adaptive) & set(single))
@@ -147,7 +194,12 @@ def main() -> None:
     """Parse the folders and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", type=Path, help="`eval run` output folders")
-    report(parser.parse_args().folders)
+    parser.add_argument(
+        "--judge", type=Path, help="answerability weights (JSON) to decide the runs again by"
+    )
+    args = parser.parse_args()
+    judge = Logistic.from_json(json.loads(args.judge.read_text())) if args.judge else None
+    report(args.folders, judge)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,12 @@ def eval_fit_judges(
         list[Path] | None,
         typer.Option(help="`eval run` folders to fit the answerability judge (the decline) on."),
     ] = None,
+    relevance: Annotated[
+        bool,
+        typer.Option(
+            help="Fit the relevance judge too (--no-relevance: only the decline, on --runs)."
+        ),
+    ] = True,
     write: Annotated[bool, typer.Option(help="Install the weights as the package's.")] = False,
 ) -> None:
     """Fit the relevance judge on retrieved sources, and the decline on runs (with --runs)."""
@@ -48,16 +54,23 @@ def eval_fit_judges(
     from adaptive_rag.evaluation.tables import table
     from adaptive_rag.knowledge.embeddings import resolve_embeddings_spec
 
+    if not relevance and not runs:
+        raise fail("--no-relevance fits only the decline: name its runs with --runs", 2)
     paths, grades, excluded = [], [], set()
     try:
         for name in listed(sets):
             data = load_eval_set(name, corpus)
-            paths.append(collect(data, out, depth))
             excluded |= held_back_ids(data, held_back)
-            if model_grader:
+            if relevance:
+                paths.append(collect(data, out, depth))
+            if relevance and model_grader:
                 grades.append(model_grades(paths[-1], depth, model_grader))
     except (ValueError, FileNotFoundError) as exc:
         raise fail(str(exc), EXIT_BAD_CONFIG) from exc
+    if not relevance:
+        out.mkdir(parents=True, exist_ok=True)
+        _fit_decline(list(runs or []), out, excluded, write)
+        return
     fitted = fit_relevance(paths, depth, resolve_embeddings_spec("auto"), grades, excluded)
     report = fitted["report"]
     typer.echo(f"{report['questions']} questions, {report['sources']} sources (top {depth})")

@@ -57,3 +57,45 @@ def test_single_shot_is_also_scored_as_the_graphs_rule_reads_its_answer(tmp_path
     assert "single: Acc 0.500" in out, out  # as recorded: the unsaid answer scored wrong
     assert "its 1 answers that only say the sources lack it read as declines: Acc 1.000" in out
     assert "adaptive 1.000, wins 0 / losses 0" in out
+
+
+def test_another_judge_decides_the_recorded_features_again(tmp_path: Path) -> None:
+    judge = {
+        "name": "answerable",
+        "features": ["support"],
+        "coef": [10.0],
+        "intercept": 0.0,
+        "mean": [0.5],
+        "scale": [1.0],
+        "thresholds": {"decline": 0.5},
+    }
+    (tmp_path / "judge.json").write_text(json.dumps(judge))
+    runs = [  # p 0.9 and 0.2 as recorded; the new judge reads support 0.2 and 0.9
+        {**_run("adaptive", "a", True, False, 0.9), "answer_features": {"support": 0.2}},
+        {**_run("adaptive", "b", False, True, 0.2), "answer_features": {"support": 0.9}},
+        {**_run("adaptive", "c", False, False, 0.9), "answer_features": {"support": 0.9}},
+        {
+            **_run("adaptive", "d", False, True, 0.2),
+            "answer_features": {"support": 0.9},
+            "written": "It was built in 1890 [1].",  # the answer its decline replaced
+            "question": "When was it built?",
+            "answers": ["1890"],
+        },
+    ]
+    runs += [{**r, "config": "single", "declined": False, "judgments": []} for r in runs]
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs))
+    command = [sys.executable, str(SCRIPT), str(folder)]
+    before = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    assert "adaptive: Acc 0.250" in before, before
+    out = subprocess.run(
+        [*command, "--judge", str(tmp_path / "judge.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "1 declined runs now answered, scored wrong (1 answerable)" in out, out
+    assert "unanswerable declined 1/1; answerable declined 0/3" in out  # a declined; b, d not
+    assert "adaptive: Acc 0.750" in out  # a and d now right; b's answer unknown, scored wrong
+    assert "AUC 1.000" in out

@@ -121,6 +121,28 @@ def test_runs_three_configurations_resumes_and_reports(
     assert (out / "latency_by_route.png").exists() and (out / "summary.json").exists()
 
 
+def test_a_declined_run_keeps_the_answer_its_decline_replaced(
+    dataset: tuple[Path, Path], tmp_path: Path
+) -> None:
+    questions, corpus = dataset
+    said = "The sources do not say how much water it holds."
+    model = ScriptedChatModel.with_script(rag=said)
+    results = run_eval(
+        str(questions),
+        tmp_path / "run",
+        configs=("adaptive",),
+        corpus=corpus,
+        services=Services(chat_model=model, no_web=True),
+        progress=False,
+    )
+    records = [json.loads(line) for line in results.read_text().splitlines()]
+    by = {r["id"]: r for r in records}
+    kettle = by["q1"]
+    assert kettle["declined"] and kettle["decline_reason"] == "not_in_sources"
+    assert kettle["answer"] != said and kettle["written"] == said
+    assert by["q3"]["written"] == ""  # answered (a greeting): nothing replaced
+
+
 def test_unknown_configuration_or_data_set_is_a_clear_error(
     dataset: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -188,3 +188,18 @@ def test_the_shipped_judge_is_scored_with_the_bridges_grade_documents_keeps(tmp_
     assert line["gold_kept"] == 0.5 and line["every_gold_kept"] == "0 / 1"
     assert line["with_bridges_gold_kept"] == 1.0 and line["with_bridges_every_gold_kept"] == "1 / 1"
     assert line["other_rejected"] == 1.0 and line["with_bridges_other_rejected"] == 1.0
+
+
+def test_fit_judges_without_relevance_fits_only_the_decline(tmp_path: Path) -> None:
+    from adaptive_rag.cli.main import app
+    from typer.testing import CliRunner
+
+    runs = [_runs(tmp_path / "a", "alpha", 120, 1), _runs(tmp_path / "b", "beta", 120, 2)]
+    out = tmp_path / "weights"
+    common = ["eval", "fit-judges", "--sets", "", "--no-relevance", "--out", str(out)]
+    alone = CliRunner().invoke(app, common)
+    assert alone.exit_code == 2 and "--runs" in alone.output
+    result = CliRunner().invoke(app, [*common, "--runs", str(runs[0]), "--runs", str(runs[1])])
+    assert result.exit_code == 0, result.output
+    assert "answerability: 240 runs" in result.output
+    assert sorted(p.name for p in out.iterdir()) == ["answerable.json", "answerable_chat_free.json"]
