@@ -18,6 +18,8 @@ weights from the features it recorded (`answer_features`): the figures of anothe
 same answers, without running the model. A run it now declines scores as a decline; one it now
 answers that was declined is scored on the answer the decline replaced (`written`); a run
 recorded without it is scored wrong and counted (for an answerable question, a lower bound).
+Answered, an answer the check found unsupported would have been written again: the replay scores
+the first one.
 """
 
 from __future__ import annotations
