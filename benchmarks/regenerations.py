@@ -27,7 +27,8 @@ def without_rewrites(run: Row) -> float:
     if not later:
         return float(run["seconds"])
     writes = max(int(run.get("generations") or 0), later + 1)
-    return float(run["seconds"]) - run["node_seconds"].get("generate", 0.0) * later / writes
+    generate = float(run["node_seconds"].get("generate", 0.0))
+    return float(run["seconds"]) - generate * later / writes
 
 
 def summary(folder: Path) -> dict[str, float]:
