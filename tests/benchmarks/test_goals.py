@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "goals.py"
 
 
 def _run(config: str, qid: str, impossible: bool, declined: bool, p: float) -> dict[str, object]:
@@ -25,7 +22,9 @@ def _run(config: str, qid: str, impossible: bool, declined: bool, p: float) -> d
     }
 
 
-def test_it_reports_both_errors_auc_and_gold_read_declines(tmp_path: Path) -> None:
+def test_it_reports_both_errors_auc_and_gold_read_declines(
+    tmp_path: Path, run_script: Callable[..., str]
+) -> None:
     runs = [
         _run("adaptive", "a", False, False, 0.9),
         _run("adaptive", "b", False, True, 0.2),  # declined with its gold document read
@@ -34,16 +33,16 @@ def test_it_reports_both_errors_auc_and_gold_read_declines(tmp_path: Path) -> No
     ]
     runs += [{**r, "config": "single", "declined": False, "judgments": []} for r in runs]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs))
-    out = subprocess.run(
-        [sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True, check=True
-    ).stdout
+    out = run_script("goals.py", tmp_path)
     assert "adaptive: Acc 0.500" in out and "unanswerable declined 1/2" in out, out
     assert "answerable declined 1/2" in out
     assert "AUC 0.750" in out  # 3 of the 4 (answerable, unanswerable) pairs ordered right
     assert "every gold document read: 2, declined 1" in out
 
 
-def test_single_shot_is_also_scored_as_the_graphs_rule_reads_its_answer(tmp_path: Path) -> None:
+def test_single_shot_is_also_scored_as_the_graphs_rule_reads_its_answer(
+    tmp_path: Path, run_script: Callable[..., str]
+) -> None:
     adaptive = [_run("adaptive", "a", True, True, 0.1), _run("adaptive", "b", False, False, 0.9)]
     single = [
         {**_run("single", "a", True, False, 0.0), "answer": "The sources do not say."},
@@ -51,15 +50,15 @@ def test_single_shot_is_also_scored_as_the_graphs_rule_reads_its_answer(tmp_path
     ]
     runs = [{**r, "answer": r.get("answer", "An answer [1].")} for r in adaptive + single]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs))
-    out = subprocess.run(
-        [sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True, check=True
-    ).stdout
+    out = run_script("goals.py", tmp_path)
     assert "single: Acc 0.500" in out, out  # as recorded: the unsaid answer scored wrong
     assert "its 1 answers that only say the sources lack it read as declines: Acc 1.000" in out
     assert "adaptive 1.000, wins 0 / losses 0" in out
 
 
-def test_another_judge_decides_the_recorded_features_again(tmp_path: Path) -> None:
+def test_another_judge_decides_the_recorded_features_again(
+    tmp_path: Path, run_script: Callable[..., str]
+) -> None:
     judge = {
         "name": "answerable",
         "features": ["support"],
@@ -86,15 +85,9 @@ def test_another_judge_decides_the_recorded_features_again(tmp_path: Path) -> No
     folder = tmp_path / "run"
     folder.mkdir()
     (folder / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs))
-    command = [sys.executable, str(SCRIPT), str(folder)]
-    before = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    before = run_script("goals.py", folder)
     assert "adaptive: Acc 0.250" in before, before
-    out = subprocess.run(
-        [*command, "--judge", str(tmp_path / "judge.json")],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    out = run_script("goals.py", folder, "--judge", tmp_path / "judge.json")
     assert "1 declined runs now answered, scored wrong (1 answerable)" in out, out
     assert "unanswerable declined 1/1; answerable declined 0/3" in out  # a declined; b, d not
     assert "adaptive: Acc 0.750" in out  # a and d now right; b's answer unknown, scored wrong

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "regenerations.py"
 
 
 def _run(config: str, qid: str, acc: float, again: int, docs: list[str]) -> dict[str, object]:
@@ -23,7 +20,9 @@ def _run(config: str, qid: str, acc: float, again: int, docs: list[str]) -> dict
     }
 
 
-def test_it_compares_the_answer_written_again_with_the_first(tmp_path: Path) -> None:
+def test_it_compares_the_answer_written_again_with_the_first(
+    tmp_path: Path, run_script: Callable[..., str]
+) -> None:
     runs = [
         _run("adaptive", "a", 1.0, 1, ["d1", "d2"]),  # written again, right: better than first
         _run("adaptive", "b", 0.0, 1, ["d1"]),  # written again, wrong: worse than first
@@ -37,9 +36,7 @@ def test_it_compares_the_answer_written_again_with_the_first(tmp_path: Path) -> 
         {**_run("single", "d", 1.0, 0, ["d1"]), "seconds": 10.0},
     ]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs + single))
-    out = subprocess.run(
-        [sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True, check=True
-    ).stdout
+    out = run_script("regenerations.py", tmp_path)
     assert "written again 3 of 4" in out, out
     assert "over the same sources as single-shot 2, better than the first answer 1, worse 1" in out
     # p50 of 20, 20, 20, 10 s is 20 s (2.00×); less half of 12 s each: 14, 14, 14, 10 -> 1.40×

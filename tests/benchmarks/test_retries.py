@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "retries.py"
 ONCE = ["retrieve", "grade_documents", "assess", "generate", "self_check", "finalize"]
 AGAIN = [*ONCE[:-1], "transform_query", "retrieve", "grade_documents", "generate", "self_check"]
 
@@ -26,7 +24,9 @@ def _run(
     }
 
 
-def test_it_counts_runs_searched_again_against_declining_at_once(tmp_path: Path) -> None:
+def test_it_counts_runs_searched_again_against_declining_at_once(
+    tmp_path: Path, run_script: Callable[..., str]
+) -> None:
     runs = [
         _run("adaptive", "a", False, 1.0, AGAIN, 30.0),  # found it the second time: better
         _run("adaptive", "b", True, 0.0, AGAIN, 20.0),  # answered an unanswerable one: worse
@@ -35,9 +35,7 @@ def test_it_counts_runs_searched_again_against_declining_at_once(tmp_path: Path)
     ]
     runs += [{**r, "config": "single", "steps": ["retrieve"], "seconds": 10.0} for r in runs]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs))
-    out = subprocess.run(
-        [sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True, check=True
-    ).stdout
+    out = run_script("retries.py", tmp_path)
     assert "searched again 3 of 4; better 1, worse 1" in out, out
     assert "3.00× at the median" in out
     assert "all: searched again 3 of 4; better 1, worse 1" in out

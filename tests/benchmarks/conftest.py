@@ -1,0 +1,23 @@
+"""Running a benchmark script from the clone's benchmarks/ folder, as a developer does."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture
+def run_script() -> Callable[..., str]:
+    """Return a function that runs benchmarks/NAME with arguments and returns what it printed."""
+
+    def run(name: str, *args: object) -> str:
+        command = [sys.executable, str(BENCHMARKS / name), *map(str, args)]
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+    return run
