@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from adaptive_rag.core.answerability import decline_below
 from adaptive_rag.core.fitted import Logistic
 from adaptive_rag.core.unsaid import says_sources_lack
 from adaptive_rag.evaluation.aggregate import paired
@@ -50,16 +51,20 @@ def rows(folder: Path) -> list[Row]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
+def decisions(row: Row) -> list[dict[str, Any]]:
+    """Return a run's answer-or-decline judgments of self_check, in order."""
+    return [
+        j
+        for j in row.get("judgments") or []
+        if j.get("node") == "self_check" and j.get("verdict") in {"answer", "decline"}
+    ]
+
+
 def answerable_probability(row: Row) -> float | None:
     """Return the answerability judge's probability for a run, if it judged one."""
-    for judgment in row.get("judgments") or []:
-        if judgment.get("node") == "self_check" and judgment.get("verdict") in {
-            "answer",
-            "decline",
-        }:
-            score = judgment.get("score")
-            return float(score) if score is not None else None
-    return None
+    first = next(iter(decisions(row)), None)
+    value = first.get("score") if first else None
+    return float(value) if value is not None else None
 
 
 def rejudged(run: Row, judge: Logistic) -> Row:
@@ -68,18 +73,14 @@ def rejudged(run: Row, judge: Logistic) -> Row:
     Only a run with one decision of the fitted judge is replayed: after a regeneration the
     recorded features are the last answer's, not those the first decision read.
     """
-    decisions = [
-        j
-        for j in run.get("judgments") or []
-        if j.get("node") == "self_check" and j.get("verdict") in {"answer", "decline"}
-    ]
-    if len(decisions) != 1 or decisions[0].get("score") is None or not run.get("answer_features"):
+    decided = decisions(run)
+    if len(decided) != 1 or decided[0].get("score") is None or not run.get("answer_features"):
         return run
     p = judge.probability(run["answer_features"])
-    declined = p < judge.thresholds.get("decline", 0.5)
+    declined = p < decline_below(judge)
     verdict = "decline" if declined else "answer"
     judgments = [
-        {**j, "score": p, "verdict": verdict} if j is decisions[0] else j for j in run["judgments"]
+        {**j, "score": p, "verdict": verdict} if j is decided[0] else j for j in run["judgments"]
     ]
     new = {**run, "judgments": judgments, "declined": declined}
     if declined and not run["declined"]:
@@ -152,7 +153,7 @@ def report(folders: list[Path], judge: Logistic | None = None) -> None:
             unknown = [r for r in runs if r.get("unknown")]
             say(
                 f"{folder}: decided again by {judge.name} (declines below"
-                f" {judge.thresholds.get('decline', 0.5):.4f}); {len(unknown)} declined runs now"
+                f" {decline_below(judge):.4f}); {len(unknown)} declined runs now"
                 f" answered, scored wrong ({sum(not r['impossible'] for r in unknown)} answerable)"
             )
         adaptive = {r["id"]: r for r in runs if r["config"] == "adaptive"}

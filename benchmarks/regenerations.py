@@ -21,7 +21,7 @@ from pathlib import Path
 from goals import Row, rows
 
 
-def without_rewrites(run: Row) -> float:
+def without_later_writes(run: Row) -> float:
     """Return the run's seconds less its later writes' estimated share of `generate`'s time."""
     later = int(run.get("regenerations") or 0)
     if not later:
@@ -46,7 +46,7 @@ def summary(folder: Path) -> dict[str, float]:
         "better": sum(r["acc"] > single[r["id"]]["acc"] for r in same),
         "worse": sum(r["acc"] < single[r["id"]]["acc"] for r in same),
         "p50": statistics.median(float(r["seconds"]) for r in adaptive) / single_p50,
-        "p50_once": statistics.median(without_rewrites(r) for r in adaptive) / single_p50,
+        "p50_once": statistics.median(without_later_writes(r) for r in adaptive) / single_p50,
     }
 
 

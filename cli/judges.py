@@ -56,14 +56,17 @@ def eval_fit_judges(
 
     if not relevance and not runs:
         raise fail("--no-relevance fits only the decline: name its runs with --runs", 2)
+    if not relevance and model_grader:
+        raise fail("--model-grader is compared with the relevance judge: drop --no-relevance", 2)
     paths, grades, excluded = [], [], set()
     try:
         for name in listed(sets):
             data = load_eval_set(name, corpus)
             excluded |= held_back_ids(data, held_back)
-            if relevance:
-                paths.append(collect(data, out, depth))
-            if relevance and model_grader:
+            if not relevance:
+                continue
+            paths.append(collect(data, out, depth))
+            if model_grader:
                 grades.append(model_grades(paths[-1], depth, model_grader))
     except (ValueError, FileNotFoundError) as exc:
         raise fail(str(exc), EXIT_BAD_CONFIG) from exc

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from adaptive_rag.core.fitted import Logistic, load_judge
+from adaptive_rag.core.fitted import Judge, Logistic, load_judge
 from adaptive_rag.core.grounding import Grounding
 from adaptive_rag.core.terms import Terms, found_in, terms_of
 
@@ -89,6 +89,11 @@ def answer_features(
         "complex": float(complex_route),
         "chinese": float(chinese),
     }
+
+
+def decline_below(judge: Judge) -> float:
+    """Return the probability below which a judge declines (0.5 when its weights give none)."""
+    return judge.thresholds.get("decline", 0.5)
 
 
 def answer_judge(chat_model: str) -> tuple[Logistic | None, str]:

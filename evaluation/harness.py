@@ -199,7 +199,8 @@ def run_one(
         "gold_doc_ids": question["gold_doc_ids"],
         "answers": question["answers"],
         "answer": out["answer"],
-        # the answer a decline replaced, so another decline rule can be scored on the same runs
+        # the best attempt a decline replaced (the only one unless the answer was written again),
+        # so another decline rule can be scored on the same runs
         "written": "" if out["answerable"] else state.get("best_answer") or "",
         "notices": list(out.get("notices") or []),
         **score(out, question),

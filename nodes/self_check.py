@@ -8,7 +8,7 @@ not state it is declined by rule (core.unsaid). None of them calls a model.
 
 from __future__ import annotations
 
-from adaptive_rag.core.answerability import FEATURES, answer_features
+from adaptive_rag.core.answerability import FEATURES, answer_features, decline_below
 from adaptive_rag.core.grounding import check
 from adaptive_rag.core.unsaid import says_sources_lack
 from adaptive_rag.knowledge.sources import source_texts
@@ -111,6 +111,6 @@ def _answerable(
         detail = f"the model rates {support:.2f} that the documents found state the answer"
         return support >= RULE_DECLINE_BELOW, None, detail
     probability = judge.probability(features)
-    threshold = judge.thresholds.get("decline", 0.5)
+    threshold = decline_below(judge)
     detail = f"p={probability:.2f} that the sources answer it (declined below {threshold:.2f})"
     return probability >= threshold, probability, detail

@@ -199,6 +199,8 @@ def test_fit_judges_without_relevance_fits_only_the_decline(tmp_path: Path) -> N
     common = ["eval", "fit-judges", "--sets", "", "--no-relevance", "--out", str(out)]
     alone = CliRunner().invoke(app, common)
     assert alone.exit_code == 2 and "--runs" in alone.output
+    graded = CliRunner().invoke(app, [*common, "--runs", str(runs[0]), "--model-grader", "5"])
+    assert graded.exit_code == 2 and "--model-grader" in graded.output
     result = CliRunner().invoke(app, [*common, "--runs", str(runs[0]), "--runs", str(runs[1])])
     assert result.exit_code == 0, result.output
     assert "answerability: 240 runs" in result.output
