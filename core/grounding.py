@@ -39,6 +39,9 @@ from adaptive_rag.core.terms import Terms, found_in
 DROPPED = "only points at its sources: dropped"
 """The message of a sentence the repair dropped (core.pointers)."""
 
+_FEEDBACK_WORDS = ("no support in", "(not found:", "cites no source", "not a listed source")
+"""Phrases of the check's own feedback (`_message`), which no answer from the sources holds."""
+
 Status = Literal["supported", "unsupported", "unchecked", "no_content"]
 
 
@@ -182,6 +185,17 @@ def _message(sentence: Sentence, valid: Sequence[int]) -> str:
         which = "which is not a listed source" if len(unlisted) == 1 else "which are not listed"
         return f"{quoted} cites {_cites(unlisted)}, {which}"
     return f"{quoted} cites no source"
+
+
+def without_feedback(answer: str) -> str:
+    """Drop the lines of a rewritten answer that repeat the check's feedback instead of answering.
+
+    A rewrite is told why its answer failed; a small model sometimes copies that feedback into
+    the new answer ("No support in for '…' (not found: …)").
+    """
+    lines = answer.split("\n")
+    kept = [line for line in lines if not any(w in line.lower() for w in _FEEDBACK_WORDS)]
+    return "\n".join(kept).strip() if len(kept) < len(lines) else answer
 
 
 def _pointer(

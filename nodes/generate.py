@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from adaptive_rag.core.citations import says_nothing, tidy
 from adaptive_rag.core.documents import doc_key
+from adaptive_rag.core.grounding import without_feedback
 from adaptive_rag.core.language import Language, answers_in, language_name, language_of
 from adaptive_rag.core.shape import consistent_yes_no, without_stray_yes_no
 from adaptive_rag.knowledge.sources import (
@@ -177,8 +178,14 @@ def _write(
 
 
 def _clean(text: str, state: State) -> str:
-    """Echoed source markup as [n]; no stray 'Yes,', and no 'Yes,' before a clause that says no."""
+    """Echoed source markup as [n]; no stray 'Yes,', and no 'Yes,' before a clause that says no.
+
+    A rewrite after a failed check also loses any line that repeats the check's feedback.
+    """
     question = state.get("standalone") or ""
+    check = state.get("check")
+    if check is not None and not check["grounded"]:
+        text = without_feedback(text)
     return consistent_yes_no(without_stray_yes_no(tidy(text), question), question)
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 from adaptive_rag.core.citations import without_citations
-from adaptive_rag.core.grounding import check
+from adaptive_rag.core.grounding import check, without_feedback
 from fake_sources import SAMPLE
 
 WARRANTY = "policies/warranty.md"
@@ -278,3 +278,10 @@ def test_a_sentence_that_restates_the_question_is_judged_by_its_new_facts() -> N
     assert not wrong.grounded
     echo = ground("Jacksonville became part of Duval County.", [source], question)
     assert echo.grounded
+
+
+def test_without_feedback_drops_only_the_lines_that_repeat_the_checks_words() -> None:
+    echoed = "No support in for 'It costs 15 %' (not found: 15 %)\nThe fee is 10 % [1]."
+    assert without_feedback(echoed) == "The fee is 10 % [1]."
+    plain = "The restocking fee is 10 % [1].\nIt applies after 30 days [1]."
+    assert without_feedback(plain) == plain

@@ -97,6 +97,19 @@ def test_self_check_not_grounded_regenerates_with_feedback(make_harness: Any) ->
     assert out["verified"] is True and out["diagnostics"]["regenerations"] == 1
 
 
+def test_a_rewrite_that_copies_the_checks_feedback_loses_those_lines(make_harness: Any) -> None:
+    h = make_harness(
+        rag="The Zephyr X2 kettle costs 49 dollars [1].",
+        regenerate=(
+            "No support in for 'The Zephyr X2 kettle costs 49 dollars' (not found: 49)\n"
+            "The Zephyr X2 kettle holds 1.7 litres [1]."
+        ),
+    )
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    assert out["answer"] == "The Zephyr X2 kettle holds 1.7 litres [1]."
+    assert out["verified"] is True and out["diagnostics"]["regenerations"] == 1
+
+
 def test_an_answer_still_unsupported_is_marked_or_declined_as_answer_check_says(
     make_harness: Any,
 ) -> None:
