@@ -39,7 +39,13 @@ from adaptive_rag.core.terms import Terms, found_in
 DROPPED = "only points at its sources: dropped"
 """The message of a sentence the repair dropped (core.pointers)."""
 
-_FEEDBACK_WORDS = ("no support in", "(not found:", "cites no source", "not a listed source")
+_FEEDBACK_WORDS = (
+    "no support in",
+    "(not found:",
+    "cites no source",
+    "not a listed source",
+    "which are not listed",
+)
 """Phrases of the check's own feedback (`_message`), which no answer from the sources holds."""
 
 Status = Literal["supported", "unsupported", "unchecked", "no_content"]

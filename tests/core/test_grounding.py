@@ -283,5 +283,7 @@ def test_a_sentence_that_restates_the_question_is_judged_by_its_new_facts() -> N
 def test_without_feedback_drops_only_the_lines_that_repeat_the_checks_words() -> None:
     echoed = "No support in for 'It costs 15 %' (not found: 15 %)\nThe fee is 10 % [1]."
     assert without_feedback(echoed) == "The fee is 10 % [1]."
+    unlisted = "'It is 15 %' cites [5][6], which are not listed\nThe fee is 10 % [1]."
+    assert without_feedback(unlisted) == "The fee is 10 % [1]."
     plain = "The restocking fee is 10 % [1].\nIt applies after 30 days [1]."
     assert without_feedback(plain) == plain
