@@ -17,20 +17,17 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import numpy as np
 from adaptive_rag.core.answerability import FEATURES
-from adaptive_rag.evaluation.answerable_fit import STRENGTH, records
-from adaptive_rag.evaluation.judge_fit import Matrix, auc, fit_logistic, predict
-
-Fit = Callable[[Matrix, Matrix], Callable[[Matrix], Matrix]]
-
-
-def logistic(x: Matrix, y: Matrix) -> Callable[[Matrix], Matrix]:
-    """Fit the shipped form: a standardised logistic model at the judge's regularisation."""
-    model = fit_logistic("candidate", FEATURES, x, y, c=STRENGTH)
-    return lambda rows: predict(model, rows)
+from adaptive_rag.evaluation.answerable_fit import STRENGTH, records, run_matrix
+from adaptive_rag.evaluation.judge_fit import (
+    Fit,
+    Matrix,
+    auc,
+    held_out_by,
+    left_out_by,
+    logistic_fit,
+)
 
 
 def boosted(depth: int) -> Fit:
@@ -47,28 +44,10 @@ def boosted(depth: int) -> Fit:
 
 
 FAMILIES: dict[str, Fit] = {
-    "logistic (shipped)": logistic,
+    "logistic (shipped)": logistic_fit(FEATURES, c=STRENGTH),
     "boosted trees, depth 1": boosted(1),
     "boosted trees, depth 2": boosted(2),
 }
-
-
-def matrix(rows: list[dict[str, Any]]) -> tuple[Matrix, Matrix, Matrix, Matrix]:
-    """Return features, labels (1 answerable), question groups and set names of the runs."""
-    x = np.array([[float(r["answer_features"].get(f, 0.0)) for f in FEATURES] for r in rows])
-    y = np.array([int(not r["impossible"]) for r in rows])
-    groups = np.array([f"{r['dataset']}:{r['id']}" for r in rows])
-    return x, y, groups, np.array([r["dataset"] for r in rows])
-
-
-def held_out(fit: Fit, x: Matrix, y: Matrix, groups: Matrix) -> Matrix:
-    """Return each run's probability from a model fitted without its question's fold."""
-    from sklearn.model_selection import GroupKFold
-
-    p = np.zeros(len(y))
-    for train, test in GroupKFold(n_splits=5, shuffle=True, random_state=0).split(x, y, groups):
-        p[test] = fit(x[train], y[train])(x[test])
-    return p
 
 
 def by_set(y: Matrix, p: Matrix, sets: Matrix) -> str:
@@ -89,22 +68,21 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     tests = records(args.test, set())
     fits = records(args.fit, {f"{r['dataset']}:{r['id']}" for r in tests})
-    x, y, groups, sets = matrix(fits)
-    tx, ty, _, tsets = matrix(tests)
+    x, y, groups, sets = run_matrix(fits)
+    tx, ty, _, tsets = run_matrix(tests)
     out = sys.stdout.write
     out(f"fit on {len(fits)} runs ({int(y.sum())} answerable); tested on {len(tests)}\n\n")
     out("| family | held-out folds | each set left out of the fit | test runs |\n")
     out("|---|---|---|---|\n")
     for name, fit in FAMILIES.items():
-        away = []
-        for left in sorted(set(sets.tolist())):
-            train, test = sets != left, sets == left
-            if len(set(y[test].tolist())) == 2:
-                p = fit(x[train], y[train])(x[test])
-                away.append(f"{left} {auc(y[test], p) or float('nan'):.3f}")
+        away = [
+            f"{left} {value:.3f}"
+            for left, p in left_out_by(fit, x, y, sets).items()
+            if (value := auc(y[sets == left], p)) is not None
+        ]
         tested = fit(x, y)(tx)
         out(
-            f"| {name} | {by_set(y, held_out(fit, x, y, groups), sets)} | {'; '.join(away)} "
+            f"| {name} | {by_set(y, held_out_by(fit, x, y, groups), sets)} | {'; '.join(away)} "
             f"| {by_set(ty, tested, tsets)} |\n"
         )
     return 0

@@ -43,6 +43,14 @@ def records(run_dirs: list[Path], excluded: set[str]) -> list[dict[str, Any]]:
     return rows
 
 
+def run_matrix(rows: list[dict[str, Any]]) -> tuple[Matrix, Matrix, Matrix, Matrix]:
+    """Return the runs' features, labels (1: answerable), question groups and set names."""
+    x = np.array([[float(r["answer_features"].get(f, 0.0)) for f in FEATURES] for r in rows])
+    y = np.array([int(not r["impossible"]) for r in rows])
+    groups = np.array([f"{r['dataset']}:{r['id']}" for r in rows])
+    return x, y, groups, np.array([r["dataset"] for r in rows])
+
+
 def decline_threshold(p: Matrix, y: Matrix, share: float = FALSE_DECLINES) -> float:
     """Return the highest threshold that declines at most `share` of the answerable rows."""
     answerable = np.sort(p[y == 1])
@@ -83,10 +91,7 @@ def fit_answerable(run_dirs: list[Path], chat_model: str, excluded: set[str]) ->
         raise ValueError(
             "the runs need answerable and unanswerable questions (squad2, multihop_rag)"
         )
-    x = np.array([[float(r["answer_features"].get(f, 0.0)) for f in FEATURES] for r in rows])
-    y = np.array([int(not r["impossible"]) for r in rows])
-    groups = np.array([f"{r['dataset']}:{r['id']}" for r in rows])
-    sets = np.array([r["dataset"] for r in rows])
+    x, y, groups, sets = run_matrix(rows)
     report: dict[str, Any] = {"runs": len(rows), "fitted_on": [str(d) for d in run_dirs]}
     judges: dict[str, Logistic] = {}
     for name, features in (

@@ -45,10 +45,22 @@ def predict(model: Logistic, x: Matrix) -> Matrix:
     return probabilities
 
 
-def out_of_fold(
-    features: Sequence[str], x: Matrix, y: Matrix, groups: Matrix, seed: int = 0, c: float = 1.0
-) -> Matrix:
-    """Return each row's probability from a model fitted without its group's fold."""
+Fit = Callable[[Matrix, Matrix], Callable[[Matrix], Matrix]]
+"""Fit a model on rows and labels; return its probabilities for other rows."""
+
+
+def logistic_fit(features: Sequence[str], c: float = 1.0) -> Fit:
+    """Return a Fit of the shipped logistic model over `features`."""
+
+    def fit(x: Matrix, y: Matrix) -> Callable[[Matrix], Matrix]:
+        model = fit_logistic("fold", features, x, y, c)
+        return lambda rows: predict(model, rows)
+
+    return fit
+
+
+def held_out_by(fit: Fit, x: Matrix, y: Matrix, groups: Matrix, seed: int = 0) -> Matrix:
+    """Return each row's probability from a model (`fit`) fitted without its group's fold."""
     from sklearn.model_selection import GroupKFold
 
     held = np.zeros(len(y))
@@ -59,21 +71,33 @@ def out_of_fold(
         if len(set(y[train].tolist())) < 2:
             held[test] = float(y[train].mean())
             continue
-        held[test] = predict(fit_logistic("fold", features, x[train], y[train], c), x[test])
+        held[test] = fit(x[train], y[train])(x[test])
     return held
 
 
-def left_out(
-    features: Sequence[str], x: Matrix, y: Matrix, sets: Matrix, c: float = 1.0
-) -> dict[str, Matrix]:
+def left_out_by(fit: Fit, x: Matrix, y: Matrix, sets: Matrix) -> dict[str, Matrix]:
     """Return, per set, its rows' probabilities from a model fitted on the other sets only."""
     found = {}
     for name in sorted(set(sets.tolist())):
         train, test = sets != name, sets == name
         if len(set(y[train].tolist())) < 2:
             continue
-        found[name] = predict(fit_logistic("left_out", features, x[train], y[train], c), x[test])
+        found[name] = fit(x[train], y[train])(x[test])
     return found
+
+
+def out_of_fold(
+    features: Sequence[str], x: Matrix, y: Matrix, groups: Matrix, seed: int = 0, c: float = 1.0
+) -> Matrix:
+    """Return each row's probability from a logistic model fitted without its group's fold."""
+    return held_out_by(logistic_fit(features, c), x, y, groups, seed)
+
+
+def left_out(
+    features: Sequence[str], x: Matrix, y: Matrix, sets: Matrix, c: float = 1.0
+) -> dict[str, Matrix]:
+    """Return, per set, its rows' probabilities from a logistic model fitted on the others."""
+    return left_out_by(logistic_fit(features, c), x, y, sets)
 
 
 def auc(y: Matrix, p: Matrix) -> float | None:
