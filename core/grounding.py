@@ -39,14 +39,9 @@ from adaptive_rag.core.terms import Terms, found_in
 DROPPED = "only points at its sources: dropped"
 """The message of a sentence the repair dropped (core.pointers)."""
 
-_FEEDBACK_WORDS = (
-    "no support in",
-    "(not found:",
-    "cites no source",
-    "not a listed source",
-    "which are not listed",
-)
-"""Phrases of the check's own feedback (`_message`), which no answer from the sources holds."""
+NO_SUPPORT, NOT_FOUND, NO_CITE = "no support in", "(not found:", "cites no source"
+UNLISTED = {1: "which is not a listed source", 2: "which are not listed"}
+"""The fixed phrases of the check's feedback (`_message`): no answer from the sources holds them."""
 
 Status = Literal["supported", "unsupported", "unchecked", "no_content"]
 
@@ -127,7 +122,7 @@ def _check(sentence: Sentence, sources: Sequence[str], question: str) -> Sentenc
     missing -= union(found[n] for n in consulted)
     message = _message(sentence, valid) if status == "unsupported" else ""
     if message and len(missing):
-        message += f" (not found: {missing.describe()})"
+        message += f" {NOT_FOUND} {missing.describe()})"
     return SentenceCheck(
         sentence.text, sentence.cites, tuple(keep), tuple(supporting), missing, status, message
     )
@@ -185,12 +180,11 @@ def _choose(
 def _message(sentence: Sentence, valid: Sequence[int]) -> str:
     quoted = f"'{sentence.text.rstrip('.。!！?？')}'"
     if valid:
-        return f"no support in {_cites(valid)} for {quoted}"
+        return f"{NO_SUPPORT} {_cites(valid)} for {quoted}"
     unlisted = [n for n in sentence.cites if n not in valid]
     if unlisted:
-        which = "which is not a listed source" if len(unlisted) == 1 else "which are not listed"
-        return f"{quoted} cites {_cites(unlisted)}, {which}"
-    return f"{quoted} cites no source"
+        return f"{quoted} cites {_cites(unlisted)}, {UNLISTED[min(len(unlisted), 2)]}"
+    return f"{quoted} {NO_CITE}"
 
 
 def without_feedback(answer: str) -> str:
@@ -200,7 +194,8 @@ def without_feedback(answer: str) -> str:
     the new answer ("No support in for '…' (not found: …)").
     """
     lines = answer.split("\n")
-    kept = [line for line in lines if not any(w in line.lower() for w in _FEEDBACK_WORDS)]
+    phrases = (NO_SUPPORT, NOT_FOUND, NO_CITE, *UNLISTED.values())
+    kept = [line for line in lines if not any(p in line.lower() for p in phrases)]
     return "\n".join(kept).strip() if len(kept) < len(lines) else answer
 
 
