@@ -45,6 +45,14 @@ def say(line: str) -> None:
     sys.stdout.write(line + "\n")
 
 
+def run_folder(text: str) -> Path:
+    """Read an `eval run` folder argument, refused with a clear error if it holds no runs."""
+    folder = Path(text)
+    if not (folder / "results.jsonl").is_file():
+        raise argparse.ArgumentTypeError(f"not an `eval run` folder (no results.jsonl): {folder}")
+    return folder
+
+
 def rows(folder: Path) -> list[Row]:
     """Read a run folder's records."""
     lines = (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()
@@ -196,7 +204,7 @@ def report(folders: list[Path], judge: Logistic | None = None) -> None:
 def main() -> None:
     """Parse the folders and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folders", nargs="+", type=Path, help="`eval run` output folders")
+    parser.add_argument("folders", nargs="+", type=run_folder, help="`eval run` output folders")
     parser.add_argument(
         "--judge", type=Path, help="answerability weights (JSON) to decide the runs again by"
     )

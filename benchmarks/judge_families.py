@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from adaptive_rag.core.answerability import FEATURES
 from adaptive_rag.evaluation.answerable_fit import STRENGTH, records, run_matrix
@@ -28,6 +27,7 @@ from adaptive_rag.evaluation.judge_fit import (
     left_out_by,
     logistic_fit,
 )
+from goals import run_folder
 
 
 def boosted(depth: int) -> Fit:
@@ -63,12 +63,20 @@ def by_set(y: Matrix, p: Matrix, sets: Matrix) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Print each family's AUC held out, on each set left out, and on the test runs."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fit", type=Path, nargs="+", required=True, help="run folders to fit on")
-    parser.add_argument("--test", type=Path, nargs="+", required=True, help="run folders to test")
+    parser.add_argument(
+        "--fit", type=run_folder, nargs="+", required=True, help="run folders to fit on"
+    )
+    parser.add_argument(
+        "--test", type=run_folder, nargs="+", required=True, help="run folders to test"
+    )
     args = parser.parse_args(argv)
     tests = records(args.test, set())
     fits = records(args.fit, {f"{r['dataset']}:{r['id']}" for r in tests})
     x, y, groups, sets = run_matrix(fits)
+    if len(set(y.tolist())) < 2:
+        parser.error(
+            "the --fit runs need answerable and unanswerable questions (squad2, multihop_rag)"
+        )
     tx, ty, _, tsets = run_matrix(tests)
     out = sys.stdout.write
     out(f"fit on {len(fits)} runs ({int(y.sum())} answerable); tested on {len(tests)}\n\n")

@@ -18,7 +18,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from goals import Row, rows
+from goals import Row, rows, run_folder
 
 
 def without_later_writes(run: Row) -> float:
@@ -53,7 +53,7 @@ def summary(folder: Path) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     """Print one line per folder."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+", type=Path, help="`eval run` output folders")
+    parser.add_argument("runs", nargs="+", type=run_folder, help="`eval run` output folders")
     for folder in parser.parse_args(argv).runs:
         s = summary(folder)
         sys.stdout.write(

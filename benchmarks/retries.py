@@ -16,7 +16,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from goals import Row, rows
+from goals import Row, rows, run_folder
 
 
 def searched_again(run: Row) -> bool:
@@ -41,7 +41,7 @@ def summary(folder: Path) -> tuple[int, int, int, int, list[float]]:
 def main(argv: list[str] | None = None) -> int:
     """Print one line per folder and the total."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+", type=Path, help="`eval run` output folders")
+    parser.add_argument("runs", nargs="+", type=run_folder, help="`eval run` output folders")
     args = parser.parse_args(argv)
     totals = [0, 0, 0, 0]
     for folder in args.runs:

@@ -14,10 +14,15 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 @pytest.fixture
 def run_script() -> Callable[..., str]:
-    """Return a function that runs benchmarks/NAME with arguments and returns what it printed."""
+    """Return a function that runs benchmarks/NAME with arguments and returns what it printed.
 
-    def run(name: str, *args: object) -> str:
+    With `code`, the script must exit with that code, and what it wrote to stderr is returned.
+    """
+
+    def run(name: str, *args: object, code: int = 0) -> str:
         command = [sys.executable, str(BENCHMARKS / name), *map(str, args)]
-        return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        assert done.returncode == code, done.stderr
+        return done.stdout if code == 0 else done.stderr
 
     return run

@@ -45,3 +45,10 @@ def test_each_family_is_judged_held_out_left_out_and_on_the_tests(
     assert names == ["logistic (shipped)", "boosted trees, depth 1", "boosted trees, depth 2"]
     # the odds separate the kinds in every set, so every family orders the test runs right
     assert all(row.endswith("| pooled 1.000; first 1.000 |") for row in rows), out
+
+
+def test_a_folder_without_runs_is_named_in_a_clear_error(
+    tmp_path: Path, run_script: Callable[..., str]
+) -> None:
+    error = run_script("judge_families.py", "--fit", tmp_path, "--test", tmp_path, code=2)
+    assert f"not an `eval run` folder (no results.jsonl): {tmp_path}" in error
