@@ -109,10 +109,15 @@ def eval_knowledge_base(
     data: EvalSet, out_dir: Path, embedding_model: str, progress: bool
 ) -> KnowledgeBase:
     """Open (building it once) the set's corpus index in the run folder; reruns reuse it."""
-    collection = re.sub(r"[^a-zA-Z0-9]+", "-", data.name).strip("-")[:60] or "eval"
+    collection = collection_name(data.name)
     kb = KnowledgeBase.open(str(out_dir / "kb"), collection, embedding_model, create=True)
     kb.ingest([str(corpus_to_jsonl(data.corpus, out_dir / f"{collection}.corpus.jsonl"))], progress)
     return kb
+
+
+def collection_name(dataset: str) -> str:
+    """Return the collection a data set's corpus is indexed as in a run folder's `kb/`."""
+    return re.sub(r"[^a-zA-Z0-9]+", "-", dataset).strip("-")[:60] or "eval"
 
 
 def finished(results: Path) -> set[tuple[str, str, str]]:
