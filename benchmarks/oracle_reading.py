@@ -1,6 +1,6 @@
 """What single-shot answers when its sources hold every gold document: the most retrieval can give.
 
-    python benchmarks/oracle_reading.py eval-out/infcomp/multihop_rag --out eval-out/oracle/multihop_rag
+    python benchmarks/oracle_reading.py eval-out/infcomp/multihop_rag --out eval-out/gold_read
 
 Reads an `eval run` folder with single-shot results (and its index, `kb/`). Each question whose
 single-shot sources lacked a gold document is answered again by single-shot, with the best chunk of

@@ -66,8 +66,7 @@ def test_it_answers_again_only_where_a_gold_document_was_missing(
         progress=False,
     )
     single = {
-        r["id"]: r
-        for r in map(json.loads, (folder / "results.jsonl").read_text().splitlines())
+        r["id"]: r for r in map(json.loads, (folder / "results.jsonl").read_text().splitlines())
     }
     bridge = single["bridge"]["used_doc_ids"]
     assert "shop" in bridge and len(set(bridge) & {"inv", "born"}) == 1  # one gold missing
