@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +65,7 @@ def read_again(
 ) -> list[dict[str, Any]]:
     """Answer the folder's single-shot questions that lacked a gold document with all of them."""
     from adaptive_rag.evaluation.baselines import build_single_shot
-    from adaptive_rag.evaluation.harness import collection_name, forget_prompt_cache, run_one
-    from adaptive_rag.evaluation.sets import KB_DESCRIPTIONS
+    from adaptive_rag.evaluation.harness import forget_prompt_cache, run_context, run_one
     from adaptive_rag.schema.context import Context
     from adaptive_rag.services import Services, default_retriever
     from langgraph.checkpoint.memory import InMemorySaver
@@ -74,16 +74,9 @@ def read_again(
     if len(settings) != 1:
         raise SystemExit(f"{folder} holds several data sets ({', '.join(settings)}); give one")
     dataset, recorded = next(iter(settings.items()))
-    fields = {k: v for k, v in recorded.items() if k in Context.__dataclass_fields__}
-    ctx = Context(
-        **{
-            **fields,
-            "kb_path": str(folder / "kb"),
-            "collection": collection_name(dataset),
-            "kb_description": KB_DESCRIPTIONS.get(dataset, "the evaluation corpus"),
-            "answer_cache": False,
-        }
-    )
+    defaults = asdict(Context())  # the folder records every setting; the run overrode these
+    overrides = {k: v for k, v in recorded.items() if k in defaults and v != defaults[k]}
+    ctx = Context(**run_context(folder, dataset, overrides))
     retriever = GoldRead(inner=default_retriever(ctx))
     svc = services or Services(no_web=True)
     svc.retriever = retriever

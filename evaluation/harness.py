@@ -74,16 +74,9 @@ def run_eval(
     results = out_dir / "results.jsonl"
     done = finished(results)
     embedding_model = (context or {}).get("embedding_model", "auto")
-    kb = eval_knowledge_base(data, out_dir, embedding_model, progress)
-    kb_dir, collection = out_dir / "kb", kb.name
+    eval_knowledge_base(data, out_dir, embedding_model, progress)
     svc = services or Services(no_web=True)
-    ctx_args = {
-        "kb_path": str(kb_dir),
-        "collection": collection,
-        "kb_description": KB_DESCRIPTIONS.get(data.name, "the evaluation corpus"),
-        "answer_cache": False,  # each configuration answers each question afresh
-        **(context or {}),
-    }
+    ctx_args = run_context(out_dir, data.name, context)
     graphs, contexts = configurations(svc, ctx_args)
     questions = pick(data.questions, limit, sample, seed)
     todo = [
@@ -118,6 +111,19 @@ def eval_knowledge_base(
 def collection_name(dataset: str) -> str:
     """Return the collection a data set's corpus is indexed as in a run folder's `kb/`."""
     return re.sub(r"[^a-zA-Z0-9]+", "-", dataset).strip("-")[:60] or "eval"
+
+
+def run_context(
+    out_dir: Path, dataset: str, overrides: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Return the Context fields a run folder's configurations answer with: its index, overrides."""
+    return {
+        "kb_path": str(out_dir / "kb"),
+        "collection": collection_name(dataset),
+        "kb_description": KB_DESCRIPTIONS.get(dataset, "the evaluation corpus"),
+        "answer_cache": False,  # each configuration answers each question afresh
+        **(overrides or {}),
+    }
 
 
 def finished(results: Path) -> set[tuple[str, str, str]]:
