@@ -25,7 +25,8 @@ def eval_run(
         str,
         typer.Option(
             help="Comma-separated: adaptive, full, single, direct (no retrieval), multi"
-            " (always multi-step). With direct,single,multi it writes labels.jsonl"
+            " (always multi-step), noassess (the graph without assess's odds)."
+            " With direct,single,multi it writes labels.jsonl"
             " (eval router fits on them)."
         ),
     ] = "adaptive,full,single",

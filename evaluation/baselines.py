@@ -6,11 +6,12 @@ question correctly is its derived complexity label (A, B, C).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Hashable
 from typing import Any
 
 from adaptive_rag.graph import edges
-from adaptive_rag.graph.builder import RECURSION_LIMIT, bind
+from adaptive_rag.graph.builder import RECURSION_LIMIT, bind, build_builder
 from adaptive_rag.nodes.assess import assess
 from adaptive_rag.nodes.finalize import finalize
 from adaptive_rag.nodes.generate import generate
@@ -24,9 +25,11 @@ from adaptive_rag.nodes.transform_query import transform_query
 from adaptive_rag.nodes.web_search import web_search
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.state import InputState, OutputState, State
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Route
 from adaptive_rag.services import Services
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer
 
 
@@ -123,3 +126,20 @@ def build_multi_step(services: Services, checkpointer: Checkpointer = None) -> A
     b.add_edge("finalize", END)
     graph = b.compile(checkpointer=checkpointer, name="Multi-step RAG")
     return graph.with_config(recursion_limit=RECURSION_LIMIT)
+
+
+def build_without_assess(services: Services, checkpointer: Checkpointer = None) -> Any:
+    """Build the adaptive graph with an `assess` that asks no model (an ablation of its odds).
+
+    Everything else is the agent's: the answerability judge reads the odds as not computed,
+    as it does where `assess` does not run, and `generate` computes the sources itself.
+    """
+    b = build_builder(services)
+    b.nodes["assess"] = dataclasses.replace(b.nodes["assess"], runnable=bind(_unasked, services))
+    graph = b.compile(checkpointer=checkpointer, name="Adaptive RAG without assess")
+    return graph.with_config(recursion_limit=RECURSION_LIMIT)
+
+
+def _unasked(state: State, runtime: Runtime[Context], services: Services) -> Update:
+    """Pass `assess` by without its odds."""
+    return {"steps": "assess", "support": None}

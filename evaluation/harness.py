@@ -15,6 +15,7 @@ from adaptive_rag.evaluation.baselines import (
     build_multi_step,
     build_no_retrieval,
     build_single_shot,
+    build_without_assess,
 )
 from adaptive_rag.evaluation.data import corpus_to_jsonl, read_jsonl
 from adaptive_rag.evaluation.scoring import score
@@ -35,9 +36,10 @@ from adaptive_rag.schema.values import COUNTERS
 from adaptive_rag.services import Services
 from langgraph.checkpoint.memory import InMemorySaver
 
-CONFIGS = ("adaptive", "full", "single", "direct", "multi")
+CONFIGS = ("adaptive", "full", "single", "direct", "multi", "noassess")
 """adaptive: the graph; full: every step, no routing; single: plain RAG; direct: no retrieval;
-multi: always multi-step. The last three are the fixed strategies labels are derived from."""
+multi: always multi-step (single, direct and multi are the fixed strategies labels are derived
+from); noassess: the graph with an `assess` that asks no model (an ablation of its odds)."""
 DEFAULT_CONFIGS = ("adaptive", "full", "single")
 
 
@@ -143,6 +145,7 @@ def configurations(
         "single": build_single_shot(svc, InMemorySaver()),
         "direct": build_no_retrieval(svc, InMemorySaver()),
         "multi": build_multi_step(svc, InMemorySaver()),
+        "noassess": build_without_assess(svc, InMemorySaver()),
     }
     contexts = {
         "adaptive": Context(**ctx_args),
@@ -155,6 +158,7 @@ def configurations(
         "single": Context(**ctx_args),
         "direct": Context(**ctx_args),
         "multi": Context(**ctx_args),
+        "noassess": Context(**ctx_args),
     }
     return graphs, contexts
 
