@@ -7,8 +7,8 @@ configurations' runs of one interleaved run into "assess skipped where the searc
 (grade_documents found several likely sources): on those questions the noassess run, on the
 others the adaptive one. Decoding is deterministic and the two graphs agree up to `assess`, so
 the composition is what that rule would have done (short of a rewrite whose second search is read
-whole where the first was not). For each: Acc, declines by kind, wins / losses against single-shot
-and p50 latency over single-shot's.
+whole where the first was not). For each: Acc, declines by kind, wins / losses against single-shot,
+p50 latency over single-shot's, and a bootstrap 95% interval of the Acc difference.
 """
 
 from __future__ import annotations
@@ -18,10 +18,9 @@ import statistics
 import sys
 from pathlib import Path
 
+from adaptive_rag.evaluation.aggregate import paired
+from adaptive_rag.nodes.grade_documents import READ_WHOLE
 from goals import Row, rows, run_folder
-
-READ_WHOLE = "several are likely"
-"""What grade_documents' judgment says when it reads a search whole."""
 
 
 def read_whole(run: Row) -> bool:
@@ -32,19 +31,18 @@ def read_whole(run: Row) -> bool:
     )
 
 
-def line(name: str, runs: list[Row], single: dict[str, Row]) -> str:
+def line(name: str, runs: list[Row], single: list[Row], single_p50: float) -> str:
     """Return one configuration's figures against single-shot on the same questions."""
     unanswerable = [r for r in runs if r["impossible"]]
     answerable = [r for r in runs if not r["impossible"]]
-    wins = sum(r["acc"] >= 0.5 > single[r["id"]]["acc"] for r in runs)
-    losses = sum(single[r["id"]]["acc"] >= 0.5 > r["acc"] for r in runs)
-    single_p50 = statistics.median(float(r["seconds"]) for r in single.values())
+    (pair,) = paired([*({**r, "config": name} for r in runs), *single], config=name)
     p50 = statistics.median(float(r["seconds"]) for r in runs) / single_p50
     return (
-        f"  {name}: Acc {statistics.mean(r['acc'] for r in runs):.3f}; unanswerable declined"
+        f"  {name}: Acc {pair['acc']:.3f}; unanswerable declined"
         f" {sum(r['declined'] for r in unanswerable)}/{len(unanswerable)}, answerable declined"
         f" {sum(r['declined'] for r in answerable)}/{len(answerable)}; against single-shot"
-        f" {wins} / {losses}; p50 {p50:.2f}× single-shot"
+        f" {pair['wins']} / {pair['losses']}; p50 {p50:.2f}× single-shot;"
+        f" difference {pair['95% interval']}"
     )
 
 
@@ -58,14 +56,15 @@ def report(folder: Path) -> list[str]:
         return [f"{folder}: needs runs of {', '.join(needed)}"]
     ids = sorted(set.intersection(*(set(by_config[c]) for c in needed)))
     adaptive, noassess = by_config["adaptive"], by_config["noassess"]
-    single = {i: by_config["single"][i] for i in ids}
+    single = [by_config["single"][i] for i in ids]
+    single_p50 = statistics.median(float(r["seconds"]) for r in single)
     whole = [i for i in ids if read_whole(adaptive[i])]
     composed = [noassess[i] if i in whole else adaptive[i] for i in ids]
     return [
         f"{folder}: {len(ids)} questions, {len(whole)} searches read whole",
-        line("adaptive", [adaptive[i] for i in ids], single),
-        line("noassess", [noassess[i] for i in ids], single),
-        line("assess skipped where read whole", composed, single),
+        line("adaptive", [adaptive[i] for i in ids], single, single_p50),
+        line("noassess", [noassess[i] for i in ids], single, single_p50),
+        line("assess skipped where read whole", composed, single, single_p50),
     ]
 
 

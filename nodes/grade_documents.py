@@ -31,6 +31,10 @@ def crag_verdict(best: float, correct: float, incorrect: float) -> Relevance:
     return "ambiguous"
 
 
+READ_WHOLE = "as several are likely"
+"""How grade_documents' judgment says it read the rest of a search after its likely sources."""
+
+
 def reads_whole(relevance: Relevance, likely: int) -> bool:
     """Whether a search is read whole: it is not incorrect and several of its sources are likely.
 
@@ -95,7 +99,7 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     order = chosen.order
     if reads_whole(relevance, len(chosen.order)) and rest:
         order = [*order, *rest]
-        detail += f"; the other {len(rest)} read after them, as several are likely"
+        detail += f"; the other {len(rest)} read after them, {READ_WHOLE}"
     kept = [(scores[i], searched[i]) for i in order]
     update["relevance"] = relevance
     update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order, a chain first

@@ -6,11 +6,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from adaptive_rag.nodes.grade_documents import READ_WHOLE
+
 WHOLE = [
-    {
-        "node": "grade_documents",
-        "detail": "kept 2 of 4; the other 2 read after them, as several are likely",
-    }
+    {"node": "grade_documents", "detail": f"kept 2 of 4; the other 2 read after them, {READ_WHOLE}"}
 ]
 
 
@@ -25,6 +24,7 @@ def _run(
     seconds: float = 10.0,
 ) -> dict[str, object]:
     return {
+        "dataset": "set",
         "config": config,
         "id": qid,
         "acc": acc,
@@ -55,7 +55,7 @@ def test_it_composes_the_rule_from_the_two_configurations(
     out = run_script("skip_assess.py", tmp_path)
     assert "3 questions, 1 searches read whole" in out, out
     assert "adaptive: Acc 1.000; unanswerable declined 2/2, answerable declined 0/1;" in out
-    assert "against single-shot 3 / 0; p50 1.20× single-shot" in out
+    assert "against single-shot 3 / 0; p50 1.20× single-shot; difference [+1.000, +1.000]" in out
     assert "noassess: Acc 0.333; unanswerable declined 0/2" in out
     rule = "assess skipped where read whole: Acc 0.667; unanswerable declined 1/2"
     assert rule in out and "against single-shot 2 / 0; p50 1.00× single-shot" in out
