@@ -115,7 +115,11 @@ def after_hop(state: State) -> Literal["hop", "generate"]:
 def after_grading(
     state: State,
 ) -> Literal["assess", "generate", "refine", "transform_query", "web_search"]:
-    """CRAG: use correct documents, refine ambiguous ones, search again for incorrect ones."""
+    """CRAG: use correct documents, refine ambiguous ones, search again for incorrect ones.
+
+    Kept documents are assessed before writing, unless the search was read whole: several likely
+    sources already say the question is answerable there, and `assess` would read them all again.
+    """
     relevance = state.get("relevance")
     if relevance == "ambiguous":
         return "refine"
@@ -124,7 +128,9 @@ def after_grading(
             return "transform_query"
         if can_search_web(state):
             return "web_search"
-    return "assess" if state.get("documents") else "generate"
+    if not state.get("documents") or state.get("read_whole"):
+        return "generate"
+    return "assess"
 
 
 def after_refine(state: State) -> Literal["web_search", "generate"]:

@@ -64,7 +64,7 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     """Read the likely sources first, and the rest of a search with several of them."""
     ctx = context_of(runtime)
     docs = list(state.get("documents") or [])
-    update: Update = {"steps": "grade_documents", "graded": True}
+    update: Update = {"steps": "grade_documents", "graded": True, "read_whole": False}
     if not docs:  # documents rejected by an earlier search this turn stay on record
         update.update({"relevance": "incorrect", "doc_scores": []})
         judged(update, "grade_documents", "rule", None, "incorrect", "no documents to judge")
@@ -97,9 +97,11 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         detail += f"; left out, as holding none of their names: search result{plural} {listed}"
     rest = [i for i in range(len(searched)) if i not in chosen.order and i not in chosen.aside]
     order = chosen.order
-    if reads_whole(relevance, len(chosen.order)) and rest:
+    whole = reads_whole(relevance, len(chosen.order))
+    if whole and rest:
         order = [*order, *rest]
         detail += f"; the other {len(rest)} read after them, {READ_WHOLE}"
+    update["read_whole"] = whole
     kept = [(scores[i], searched[i]) for i in order]
     update["relevance"] = relevance
     update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order, a chain first

@@ -134,6 +134,9 @@ class State(InputState, OutputState, total=False):
     """Both search channels agreed on the top document (a signal for confidence)."""
     graded: Annotated[bool, Turn(True)]
     """False when no relevance judge was available for the sources (they were kept unjudged)."""
+    read_whole: Annotated[bool, Turn(False)]
+    """Whether grade_documents read the search whole, as several of its sources were likely (the
+    answer is then written without `assess`'s odds)."""
     sub_questions: Annotated[list[str], Turn([])]
     """Sub-questions of a complex question."""
     sub_searches: Annotated[list[SubSearch], Turn(RESET), merge_sub_searches]

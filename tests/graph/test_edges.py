@@ -104,6 +104,17 @@ def test_kept_documents_are_assessed_before_writing() -> None:
     assert edges.after_grading(kept) == "assess"
 
 
+def test_a_search_read_whole_is_written_without_assess() -> None:
+    whole = state(relevance="correct", read_whole=True)
+    whole["documents"] = [Document(page_content="likely"), Document(page_content="also likely")]
+    assert edges.after_grading(whole) == "generate"
+    whole["read_whole"] = False  # one likely source: its odds are asked first
+    assert edges.after_grading(whole) == "assess"
+    ambiguous = state(relevance="ambiguous", read_whole=True)
+    ambiguous["documents"] = [Document(page_content="doubted")]
+    assert edges.after_grading(ambiguous) == "refine"
+
+
 def test_after_refine_and_transform_use_the_web_only_within_budget() -> None:
     assert edges.after_refine(state(web_available=True, web_searches=0)) == "web_search"
     assert edges.after_refine(state(web_available=True, web_searches=1)) == "generate"

@@ -81,11 +81,13 @@ def test_without_a_chain_the_sources_at_the_threshold_are_all_kept() -> None:
 def test_one_likely_source_is_read_alone_and_several_bring_the_rest_of_the_search() -> None:
     alone = grade([OTHER, INVENTOR], [0.1, 0.9])
     assert kept(alone) == [INVENTOR] and alone["doc_scores"] == [0.9]
+    assert alone["read_whole"] is False  # its answer is assessed before it is written
     assert [d.page_content for d in alone["rejected"]] == [OTHER]
     assert alone["judgments"][0]["detail"] == "kept 1 of 2 sources at p >= 0.30"
     lamp = "The Aurora lamp uses 9 watts."
     several = grade([OTHER, INVENTOR, lamp], [0.1, 0.9, 0.5])  # two likely: read whole
     assert several["relevance"] == "correct" and several["rejected"] == []
+    assert several["read_whole"] is True  # written without assess (graph.edges.after_grading)
     assert kept(several) == [INVENTOR, lamp, OTHER]  # the doubted one last
     assert several["doc_scores"] == [0.9, 0.5, 0.1]
     assert several["judgments"][0]["detail"] == (
@@ -93,6 +95,7 @@ def test_one_likely_source_is_read_alone_and_several_bring_the_rest_of_the_searc
     )
     every = grade([INVENTOR, OTHER], [0.9, 0.8])
     assert every["judgments"][0]["detail"] == "kept 2 of 2 sources at p >= 0.30"
+    assert every["read_whole"] is True  # nothing left to add, but several are likely
 
 
 def test_an_incorrect_search_keeps_only_the_likely_sources() -> None:
@@ -103,5 +106,6 @@ def test_an_incorrect_search_keeps_only_the_likely_sources() -> None:
     assert kept(update) == [INVENTOR, BIRTH] and update["doc_scores"] == [0.4, 0.3]
     assert [d.page_content for d in update["rejected"]] == [OTHER]
     assert update["judgments"][0]["detail"] == "kept 2 of 3 sources at p >= 0.20"
+    assert update["read_whole"] is False
     nothing = grade([OTHER, INVENTOR], [0.1, 0.15], cutoffs)
     assert kept(nothing) == [] and len(nothing["rejected"]) == 2

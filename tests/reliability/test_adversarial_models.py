@@ -36,7 +36,7 @@ def run(
             retriever=KeywordRetriever(docs=kb_docs()),
             web_search=web,
             no_web=web is None,
-            relevance=ScriptedJudge([0.0] if irrelevant else [0.9]),
+            relevance=ScriptedJudge([0.0] if irrelevant else [0.9, 0.1]),  # one likely source
             answerability=unlikely if never_answers else None,
         )
     )

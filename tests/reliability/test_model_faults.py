@@ -25,7 +25,7 @@ REACHES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "rag": ("How big is the Zephyr X2 kettle?", {}, {}),
     "regenerate": ("How big is the Zephyr X2 kettle?", {"rag": "It costs 49 dollars [1]."}, {}),
     "direct": ("Hello!", {}, {}),
-    "assess": ("How big is the Zephyr X2 kettle?", {}, {}),
+    "assess": ("How big is the Zephyr X2 kettle?", {"relevance": [0.9, 0.1]}, {}),  # one likely
 }
 FAULTS: dict[str, Any] = {
     "exception": RuntimeError("model exploded"),
