@@ -9,6 +9,10 @@ others the adaptive one. Decoding is deterministic and the two graphs agree up t
 the composition is what that rule would have done (short of a rewrite whose second search is read
 whole where the first was not). For each: Acc, declines by kind, wins / losses against single-shot,
 p50 latency over single-shot's, and a bootstrap 95% interval of the Acc difference.
+
+The adaptive graph now skips `assess` where the search is read whole (graph.edges.after_grading),
+so on runs of the current code the composed row is the adaptive row; the composition reads runs
+of the graph from before, as recorded in docs/decisions.md.
 """
 
 from __future__ import annotations
