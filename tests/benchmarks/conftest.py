@@ -1,7 +1,8 @@
-"""Running a benchmark script from the clone's benchmarks/ folder, as a developer does."""
+"""Running a benchmark script from the clone's benchmarks/ folder, as a developer does, on runs written here."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Callable
@@ -26,3 +27,16 @@ def run_script() -> Callable[..., str]:
         return done.stdout if code == 0 else done.stderr
 
     return run
+
+
+@pytest.fixture
+def write_runs(tmp_path: Path) -> Callable[[str, list[dict[str, object]]], Path]:
+    """Return a function that writes runs as the `eval run` folder tmp_path/NAME and returns it."""
+
+    def write(name: str, runs: list[dict[str, object]]) -> Path:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs))
+        return folder
+
+    return write

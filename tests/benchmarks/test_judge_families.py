@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,19 +24,12 @@ def _runs(dataset: str, count: int, offset: float) -> list[dict[str, object]]:
     return runs
 
 
-def _folder(root: Path, name: str, runs: list[dict[str, object]]) -> Path:
-    folder = root / name
-    folder.mkdir()
-    (folder / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs))
-    return folder
-
-
 def test_each_family_is_judged_held_out_left_out_and_on_the_tests(
-    tmp_path: Path, run_script: Callable[..., str]
+    run_script: Callable[..., str], write_runs: Callable[..., Path]
 ) -> None:
-    first = _folder(tmp_path, "first", _runs("first", 30, 0.0))
-    second = _folder(tmp_path, "second", _runs("second", 30, 0.05))
-    test = _folder(tmp_path, "test", _runs("first", 12, 0.02))
+    first = write_runs("first", _runs("first", 30, 0.0))
+    second = write_runs("second", _runs("second", 30, 0.05))
+    test = write_runs("test", _runs("first", 12, 0.02))
     out = run_script("judge_families.py", "--fit", first, second, "--test", test)
     assert "fit on 48 runs (32 answerable); tested on 12" in out, out  # tested questions left out
     rows = [line for line in out.splitlines() if line.startswith("| ") and "family" not in line]

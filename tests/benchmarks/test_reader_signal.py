@@ -40,15 +40,8 @@ def _runs(dataset: str, count: int) -> tuple[list[dict[str, object]], dict[str, 
     return runs, scores
 
 
-def _folder(root: Path, name: str, runs: list[dict[str, object]]) -> Path:
-    folder = root / name
-    folder.mkdir()
-    (folder / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs))
-    return folder
-
-
 def test_each_feature_set_is_reported_and_the_reader_gain_shows(
-    tmp_path: Path, run_script: Callable[..., str]
+    tmp_path: Path, run_script: Callable[..., str], write_runs: Callable[..., Path]
 ) -> None:
     first, first_scores = _runs("first", 30)
     second, second_scores = _runs("second", 30)
@@ -60,10 +53,10 @@ def test_each_feature_set_is_reported_and_the_reader_gain_shows(
         "--scores",
         scores,
         "--fit",
-        _folder(tmp_path, "first", first),
-        _folder(tmp_path, "second", second),
+        write_runs("first", first),
+        write_runs("second", second),
         "--test",
-        _folder(tmp_path, "test", test),
+        write_runs("test", test),
     )
     assert "fit on 60 runs (40 answerable); tested on 15 (10 answerable" in out, out
     rows = {
@@ -79,9 +72,9 @@ def test_each_feature_set_is_reported_and_the_reader_gain_shows(
 
 
 def test_pairs_missing_from_the_scores_need_the_reader(
-    tmp_path: Path, run_script: Callable[..., str]
+    run_script: Callable[..., str], write_runs: Callable[..., Path]
 ) -> None:
     runs, _ = _runs("first", 6)
-    folder = _folder(tmp_path, "first", runs)
+    folder = write_runs("first", runs)
     error = run_script("reader_signal.py", "--fit", folder, "--test", folder, code=1)
     assert "pairs are not in --scores: give --reader" in error
