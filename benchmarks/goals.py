@@ -6,10 +6,11 @@ For each folder with adaptive and single-shot runs of the same questions: Acc, t
 among the questions each answered, unanswerable questions declined and answerable ones declined;
 the AUC of the answerability judge's probability (answerable above unanswerable), per set and
 pooled over the sets that have unanswerable questions, with a bootstrap interval; and how many
-answerable questions whose gold documents were all read were declined. And single-shot scored
-as the graph's own rule reads an answer: one that only says its sources do not give the answer
-(core.unsaid) counts as a decline, right on an unanswerable question and wrong on another; the
-adaptive graph against that, paired.
+answerable questions whose gold documents were all read were declined, and by what (the
+answerability judge, self_check's rule, or the typed reason of an earlier decline). And
+single-shot scored as the graph's own rule reads an answer: one that only says its sources do
+not give the answer (core.unsaid) counts as a decline, right on an unanswerable question and
+wrong on another; the adaptive graph against that, paired.
 
     python benchmarks/goals.py --judge eval-out/judges/answerable.json eval-out/current/squad2_80
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +75,14 @@ def answerable_probability(row: Row) -> float | None:
     first = next(iter(decisions(row)), None)
     value = first.get("score") if first else None
     return float(value) if value is not None else None
+
+
+def declined_by(row: Row) -> str:
+    """Return what declined a run: self_check's judge or rule, else the typed decline reason."""
+    last = decisions(row)[-1:]
+    if last and last[0].get("verdict") == "decline":
+        return "the judge" if last[0].get("score") is not None else "self_check's rule"
+    return str(row.get("decline_reason") or "unknown")
 
 
 def rejudged(run: Row, judge: Logistic) -> Row:
@@ -153,7 +163,8 @@ def paired_with_the_rule(runs: list[Row]) -> None:
 def report(folders: list[Path], judge: Logistic | None = None) -> None:
     """Print each folder's figures, then the pooled ones (decided again by `judge`, if given)."""
     pooled: list[tuple[float, bool]] = []
-    gold_read = declined_gold_read = 0
+    gold_read = 0
+    declined_gold_read: Counter[str] = Counter()
     for folder in folders:
         runs = rows(folder)
         if judge is not None:
@@ -185,7 +196,8 @@ def report(folders: list[Path], judge: Logistic | None = None) -> None:
             gold = set(adaptive[i]["gold_doc_ids"])
             if gold and gold <= set(adaptive[i]["used_doc_ids"]):
                 gold_read += 1
-                declined_gold_read += bool(adaptive[i]["declined"])
+                if adaptive[i]["declined"]:
+                    declined_gold_read[declined_by(adaptive[i])] += 1
         scored = [(answerable_probability(adaptive[i]), i not in impossible) for i in ids]
         pairs = [(p, y) for p, y in scored if p is not None]
         say(f"  judged by the answerability judge: {len(pairs)} of {len(ids)}")
@@ -198,7 +210,11 @@ def report(folders: list[Path], judge: Logistic | None = None) -> None:
             f"pooled AUC {auc(pooled):.3f} [{low:.3f}, {high:.3f}] over {len(pooled)} questions"
             f" ({sum(y for _, y in pooled)} answerable)"
         )
-    say(f"answerable, every gold document read: {gold_read}, declined {declined_gold_read}")
+    by = ", ".join(f"{n} by {what}" for what, n in declined_gold_read.most_common())
+    say(
+        f"answerable, every gold document read: {gold_read}, declined"
+        f" {declined_gold_read.total()}" + (f" ({by})" if by else "")
+    )
 
 
 def main() -> None:

@@ -30,14 +30,28 @@ def test_it_reports_both_errors_auc_and_gold_read_declines(
         _run("adaptive", "b", False, True, 0.2),  # declined with its gold document read
         _run("adaptive", "c", True, True, 0.1),
         _run("adaptive", "d", True, False, 0.5),
+        # declined by self_check's rule (no probability), and before self_check (typed reason)
+        {
+            **_run("adaptive", "e", False, True, 0.0),
+            "judgments": [{"node": "self_check", "verdict": "decline", "score": None}],
+        },
+        {
+            **_run("adaptive", "f", False, True, 0.0),
+            "judgments": [],
+            "decline_reason": "empty_answer",
+        },
     ]
     runs += [{**r, "config": "single", "declined": False, "judgments": []} for r in runs]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs))
     out = run_script("goals.py", tmp_path)
-    assert "adaptive: Acc 0.500" in out and "unanswerable declined 1/2" in out, out
-    assert "answerable declined 1/2" in out
+    assert "adaptive: Acc 0.333" in out and "unanswerable declined 1/2" in out, out
+    assert "answerable declined 3/4" in out
     assert "AUC 0.750" in out  # 3 of the 4 (answerable, unanswerable) pairs ordered right
-    assert "every gold document read: 2, declined 1" in out
+    assert "judged by the answerability judge: 4 of 6" in out
+    assert (
+        "every gold document read: 4, declined 3"
+        " (1 by the judge, 1 by self_check's rule, 1 by empty_answer)"
+    ) in out, out
 
 
 def test_single_shot_is_also_scored_as_the_graphs_rule_reads_its_answer(
