@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.core.answerability import FEATURES
+from adaptive_rag.core.sentences import split
 from adaptive_rag.core.unsaid import says_sources_lack
 from adaptive_rag.evaluation.answerable_fit import STRENGTH, decline_threshold, records
 from adaptive_rag.evaluation.judge_fit import (
@@ -42,6 +42,7 @@ from adaptive_rag.evaluation.judge_fit import (
     predict,
 )
 from goals import run_folder
+from judge_families import by_set
 
 Score = Callable[[Sequence[tuple[str, str]]], list[float]]
 """Return the reader's logit for each (question, text) pair."""
@@ -110,7 +111,7 @@ def reader_signals(run: dict[str, Any], score: Score) -> dict[str, float]:
         return {name: 0.0 for name in READER}
     question = run["question"]
     texts = [s.split("\n", 1)[-1] for s in run.get("sources_read") or []]
-    sentences = [s for t in texts for s in re.split(r"(?<=[.!?])\s+|\n+", t) if len(s) > 3]
+    sentences = [s.text for t in texts for s in split(t) if len(s.text) > 3]
     answer = (run.get("written") or run.get("answer") or "").strip()
     return {
         "reader_source": max(score([(question, t) for t in texts]), default=NONE_READ),
@@ -123,17 +124,6 @@ def reader_signals(run: dict[str, Any], score: Score) -> dict[str, float]:
 def matrix(runs: list[dict[str, Any]], features: Sequence[str]) -> Matrix:
     """Return the runs' values of `features` (judge's and reader's)."""
     return np.array([[float(r["values"].get(f, 0.0)) for f in features] for r in runs])
-
-
-def by_set(y: Matrix, p: Matrix, sets: Matrix) -> str:
-    """Return 'pooled A; set A; …' over the sets with both kinds of question."""
-    parts = [f"pooled {auc(y, p) or float('nan'):.3f}"]
-    parts += [
-        f"{name} {value:.3f}"
-        for name in sorted(set(sets.tolist()))
-        if (value := auc(y[sets == name], p[sets == name])) is not None
-    ]
-    return "; ".join(parts)
 
 
 def auc_gain(y: Matrix, p: Matrix, base: Matrix, groups: Matrix, draws: int = 1000) -> str:

@@ -10,9 +10,9 @@ the composition is what that rule would have done (short of a rewrite whose seco
 whole where the first was not). For each: Acc, declines by kind, wins / losses against single-shot,
 p50 latency over single-shot's, and a bootstrap 95% interval of the Acc difference.
 
-The adaptive graph now skips `assess` where the search is read whole (graph.edges.after_grading),
-so on runs of the current code the composed row is the adaptive row; the composition reads runs
-of the graph from before, as recorded in docs/decisions.md.
+The adaptive graph skips `assess` where the search is read whole (graph.edges.after_grading), so
+on its runs the composed row is the adaptive row; the composition is for runs of a graph that
+assessed every search, as recorded in docs/decisions.md.
 """
 
 from __future__ import annotations

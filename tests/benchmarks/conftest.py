@@ -1,4 +1,4 @@
-"""Running a benchmark script from the clone's benchmarks/ folder, as a developer does, on runs written here."""
+"""Running a benchmark script from the clone's benchmarks/ folder on runs written here."""
 
 from __future__ import annotations
 
