@@ -227,7 +227,7 @@ def check(answer: str, sources: Sequence[str], question: str = "") -> Grounding:
         gap = answer[position : sentence.start]
         span = answer[sentence.start : sentence.end]
         position = sentence.end
-        if sentence.cites and checks and points_only(sentence.text):
+        if checks and points_only(sentence.text):  # not a claim, cited or not: dropped
             checks.append(_pointer(sentence, checks, parts, len(sources)))
             if gap.strip():
                 parts.append(gap)

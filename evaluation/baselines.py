@@ -47,6 +47,19 @@ def _from_intake(first: str) -> dict[Hashable, str]:
     return {"recall": first, "classify": first, "finalize": "finalize"}
 
 
+_DECLINE_STANDS: dict[str, dict[Hashable, str]] = {
+    "generate": {"self_check": "self_check", "finalize": "finalize", "answer_general": "finalize"},
+    "self_check": {
+        "finalize": "finalize",
+        "generate": "generate",
+        "transform_query": "transform_query",
+        "answer_general": "finalize",
+    },
+}
+"""The full pipeline's edges after writing: where the graph would answer from general knowledge,
+it ends in its decline."""
+
+
 def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -> Any:
     """Build the full pipeline: rewrite, retrieve, grade, assess, generate, self-check; no routing.
 
@@ -75,8 +88,9 @@ def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -
     b.add_edge("assess", "generate")
     b.add_conditional_edges("refine", edges.after_refine)
     b.add_conditional_edges("web_search", edges.after_web_search)
-    b.add_conditional_edges("generate", edges.after_generate)
-    b.add_conditional_edges("self_check", edges.after_self_check)
+    # the pipeline the adaptive graph replaces answers from its documents only: a decline stands
+    b.add_conditional_edges("generate", edges.after_generate, _DECLINE_STANDS["generate"])
+    b.add_conditional_edges("self_check", edges.after_self_check, _DECLINE_STANDS["self_check"])
     b.add_edge("finalize", END)
     graph = b.compile(checkpointer=checkpointer, name="Full pipeline")
     return graph.with_config(recursion_limit=RECURSION_LIMIT)

@@ -18,9 +18,9 @@ from adaptive_rag.core.grounding import check
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.scoring import answer_text
 from adaptive_rag.nodes.self_check import answer_body
+from adaptive_rag.prompts.answer_general import LABEL as GENERAL_KNOWLEDGE_NOTE
 from adaptive_rag.prompts.generate import (
     DIRECT_NOTE,
-    GENERAL_KNOWLEDGE_NOTE,
     UNVERIFIED_NOTE,
     WEB_UNAVAILABLE_NOTE,
 )

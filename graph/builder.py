@@ -9,6 +9,7 @@ from typing import Any
 
 from adaptive_rag.core.cancel import watched
 from adaptive_rag.graph import edges
+from adaptive_rag.nodes.answer_general import answer_general
 from adaptive_rag.nodes.assess import assess
 from adaptive_rag.nodes.clarify import clarify
 from adaptive_rag.nodes.classify import classify
@@ -88,6 +89,7 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
         web_search,
         generate,
         self_check,
+        answer_general,
         finalize,
         remember,
     ):
@@ -111,6 +113,7 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
     builder.add_conditional_edges("web_search", edges.after_web_search)
     builder.add_conditional_edges("generate", edges.after_generate)
     builder.add_conditional_edges("self_check", edges.after_self_check)
+    builder.add_conditional_edges("answer_general", edges.after_answer_general)
     builder.add_conditional_edges("finalize", edges.after_finalize)
     builder.add_edge("remember", END)
     return builder

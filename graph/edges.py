@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from adaptive_rag.schema.reading import has_history
+from adaptive_rag.schema.reading import answered_before, has_history
 from adaptive_rag.schema.reading import switched_on as _on
 from adaptive_rag.schema.state import State, SubQuestionState
 from langgraph.types import Send
@@ -51,14 +51,50 @@ def after_finalize(state: State) -> Literal["remember", "__end__"]:
         and not state.get("failures")
         and route is not None
         and route["category"] not in ("realtime", "general")
+        and state.get("mode") != "direct"  # from the model's own knowledge, not the documents
         and (state.get("verified") or state.get("check") is None or not _on(state, "answer_check"))
     )
     return "remember" if keep else "__end__"
 
 
+def may_answer_generally(state: State) -> bool:
+    """Whether a decline may be answered from the model's own knowledge instead (once a turn).
+
+    Not a real-time question (what is true today no model knows), and not an invalid one.
+    """
+    decline = state.get("decline")
+    route = state.get("route")
+    return (
+        _on(state, "general_questions")
+        and not state.get("general_tried")
+        and not answered_before(state)
+        and decline is not None
+        and decline["reason"] in GENERAL_AFTER
+        and not (route and route["category"] == "realtime")
+    )
+
+
+GENERAL_AFTER = (
+    "no_documents",
+    "no_relevant_documents",
+    "not_in_sources",
+    "empty_answer",
+)
+"""Declines that say the documents do not answer: the model's own knowledge may. Not a knowledge
+base that could not be searched: the answer says so, with what to do."""
+
+
 def route_question(
     state: State,
-) -> Literal["rewrite_with_history", "clarify", "generate", "retrieve", "decompose", "web_search"]:
+) -> Literal[
+    "rewrite_with_history",
+    "clarify",
+    "generate",
+    "answer_general",
+    "retrieve",
+    "decompose",
+    "web_search",
+]:
     """Send the question down the path its category deserves; unknown means retrieve."""
     route = state.get("route")
     category = route["category"] if route else "simple"
@@ -68,8 +104,10 @@ def route_question(
         if _on(state, "clarify") and not state.get("clarified"):
             return "clarify"
         return "retrieve"
+    if category == "general" and route and route["method"] == "rule":
+        return "generate"  # a greeting, a sum, a translation: no fact to know or look up
     if category == "general":
-        return "generate"
+        return "answer_general" if _on(state, "general_questions") else "retrieve"
     if category == "complex":
         return "decompose"
     if category == "realtime" and can_search_web(state):
@@ -151,17 +189,19 @@ def after_web_search(state: State) -> Literal["retrieve", "generate"]:
     return "generate"
 
 
-def after_generate(state: State) -> Literal["self_check", "finalize"]:
+def after_generate(state: State) -> Literal["self_check", "answer_general", "finalize"]:
     """Check answers written from sources; never ask 'grounded?' of one that has none."""
     if state.get("decline"):
-        return "finalize"
+        return "answer_general" if may_answer_generally(state) else "finalize"
     has_sources = bool(state.get("documents"))
     checkable = state.get("mode") in ("rag", "synthesis", "regenerate") and has_sources
     wanted = _on(state, "answer_check") or _on(state, "declines")
     return "self_check" if checkable and wanted else "finalize"
 
 
-def after_self_check(state: State) -> Literal["finalize", "generate", "transform_query"]:
+def after_self_check(
+    state: State,
+) -> Literal["finalize", "generate", "transform_query", "answer_general"]:
     """Self-RAG: regenerate if ungrounded; if the sources do not answer, try the web (budgeted).
 
     A declined question searches again only where new sources can come from: the web. The
@@ -172,9 +212,16 @@ def after_self_check(state: State) -> Literal["finalize", "generate", "transform
         return "finalize"
     if not check["answers_question"]:
         route = state.get("route")
-        if route and route["category"] == "complex":
-            return "finalize"
         web = can_search_web(state) and can_rewrite(state)
-        return "transform_query" if web else "finalize"
+        if web and not (route and route["category"] == "complex"):
+            return "transform_query"
+        return "answer_general" if may_answer_generally(state) else "finalize"
     regenerated = state.get("regenerations", 0)
     return "generate" if regenerated < _budget(state, "max_regenerations") else "finalize"
+
+
+def after_answer_general(state: State) -> Literal["finalize", "retrieve"]:
+    """Return a general-knowledge answer or the decline it did not replace; else look it up."""
+    if state.get("mode") == "direct" or state.get("decline"):
+        return "finalize"
+    return "retrieve"

@@ -25,6 +25,7 @@ from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Category, Route
 from adaptive_rag.services import Services
+from langchain_core.documents import Document
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
@@ -219,8 +220,14 @@ def _unless_looked_up(update: Update, holds: str) -> None:
 
 
 def _without_the_probe(update: Update) -> None:
-    """Drop the probe's documents when the route answers without the knowledge base."""
+    """Set the probe's documents aside when the route answers without the knowledge base.
+
+    They stay in `rejected`, so answer_general can see which of the question's names the
+    knowledge base holds.
+    """
     route = update.get("route")
     if route and route["category"] in ("general", "realtime") and "searched" in update:
+        found = [d for d in update.get("documents") or [] if isinstance(d, Document)]
         update["documents"] = [RESET]
+        update["rejected"] = found
         update["searched"] = ""

@@ -118,6 +118,8 @@ def answerable_probability(state: State) -> float:
     return float(fitted[-1]) if fitted else 0.5
 
 
+ANSWERED = 1
+"""verdict_score of an answer that answers the question without support for every sentence."""
 GROUNDED = 2
 """verdict_score of a grounded answer that does not answer the question (a decline).
 
@@ -155,8 +157,12 @@ def settle(state: State) -> Settled:
         decline = Decline(reason="needs_clarification", detail=detail)
         return Settled(state["clarification"], [], decline, False, "")
     if declined or state.get("mode") == "none":
-        # a later attempt found nothing (or failed): an earlier answer that passed is still better
-        if best and best_score >= PASSED:
+        # a later attempt found nothing, came back empty or failed: an earlier answer the check
+        # found answers the question is still better (marked unverified unless it passed)
+        if best and best_score in (ANSWERED, PASSED):
+            if best_score == ANSWERED and switched_on(state, "decline_unsupported"):
+                detail = "an earlier answer had no support and the next came back without one"
+                return Settled("", [], Decline(reason="unsupported", detail=detail), False, "")
             return Settled(best, best_sources, None, True, best_id)
         return Settled(answer, sources, declined, False, answer_id)
     if check is None or passed(state):

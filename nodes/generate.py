@@ -86,7 +86,7 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> Upd
     language = state.get("language") or language_of(question)
     mode = choose_mode(state)
     update: Update = {"steps": "generate", "mode": mode, "decline": None}
-    if mode == "fallback" and not ctx.allow_general_knowledge:
+    if mode == "fallback":  # nothing to write from: answer_general may answer it, or it declines
         update.update({"decline": _why_nothing(state), "answer": "", "sources": [], "notices": []})
         return update
     update["generations"] = 1
@@ -253,8 +253,6 @@ def _notices(mode: GenerationMode, state: State, language: Language) -> tuple[li
     if route and route["category"] == "realtime" and state.get("web_status") != "ok":
         reason = state.get("web_status") or "web search unavailable"
         before.append(prompts.WEB_UNAVAILABLE_NOTE[language].format(reason=reason))
-    if mode == "fallback":
-        before.append(prompts.GENERAL_KNOWLEDGE_NOTE[language])
-    elif mode == "direct":
+    if mode == "direct":
         return [], [prompts.DIRECT_NOTE[language]]
     return before, []

@@ -77,6 +77,7 @@ def _fresh_turn(ctx: Context, services: Services) -> Update:
         "answer_check": ctx.answer_check != "off",
         "decline_unsupported": ctx.answer_check == "decline",
         "declines": ctx.declines == "when_unlikely",
+        "general_questions": ctx.general_questions == "answer",
         "clarify": ctx.clarify,
         "max_hops": ctx.max_hops,
         "answer_cache": ctx.answer_cache,

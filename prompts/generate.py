@@ -65,10 +65,6 @@ DECLINE = {
 }
 """What a declined question is told, by language and reason."""
 
-GENERAL_KNOWLEDGE_NOTE = {
-    "en": "I found nothing about this in the knowledge base; this answer is from general knowledge.",
-    "zh": "知识库中没有找到相关内容；以下回答来自一般知识。",
-}
 WEB_UNAVAILABLE_NOTE = {
     "en": "The web could not be searched ({reason}), so this answer is from the knowledge base only.",
     "zh": "无法搜索网络（{reason}），以下回答仅来自知识库。",

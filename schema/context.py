@@ -161,11 +161,12 @@ class Context:
             " the answer."
         ),
     )
-    allow_general_knowledge: bool = field(
-        default=False,
+    general_questions: Literal["answer", "decline"] = field(
+        default="answer",
         metadata=_about(
-            "When the knowledge base has nothing relevant, answer from the model's general"
-            " knowledge (marked as such) instead of declining. Default off."
+            "Questions the documents do not answer: 'answer' (default) answers one the model"
+            " knows from general knowledge, labelled, unless it names what only the documents"
+            " hold; 'decline' declines them all."
         ),
     )
     clarify: bool = field(
@@ -250,6 +251,7 @@ _JUDGE_THRESHOLDS = "the relevance judge's thresholds ship with its fitted weigh
 _ROUTER = "classify routes by rules and the fast model; `adaptive-rag eval router` fits the learned"
 
 REMOVED: dict[str, str] = {
+    "allow_general_knowledge": "use general_questions ('answer' or 'decline')",
     "self_check": _CHECK,
     "check_confident_answers": _CHECK,
     "check_below": _CHECK,

@@ -17,7 +17,14 @@ def conversation(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     return [m for m in messages if getattr(m, "name", None) != REJECTED]
 
 
-Switch = Literal["answer_check", "decline_unsupported", "declines", "clarify", "answer_cache"]
+Switch = Literal[
+    "answer_check",
+    "decline_unsupported",
+    "declines",
+    "general_questions",
+    "clarify",
+    "answer_cache",
+]
 
 
 def switched_on(state: State, name: Switch) -> bool:
@@ -33,6 +40,12 @@ def has_history(state: State) -> bool:
 def verdict_score(check: SelfCheck) -> int:
     """Rank a self-check verdict: grounded counts twice as much as answering the question."""
     return 2 * int(check["grounded"]) + int(check["answers_question"])
+
+
+def answered_before(state: State) -> bool:
+    """Whether an earlier attempt of this turn was judged to answer the question (it is kept)."""
+    score = state.get("best_score", -1)
+    return bool(state.get("best_answer")) and score >= 0 and score % 2 == 1
 
 
 def describe_hops(hops: Sequence[Hop]) -> str:

@@ -134,6 +134,8 @@ class State(InputState, OutputState, total=False):
     """Both search channels agreed on the top document (a signal for confidence)."""
     graded: Annotated[bool, Turn(True)]
     """False when no relevance judge was available for the sources (they were kept unjudged)."""
+    general_tried: Annotated[bool, Turn(False)]
+    """Whether answer_general already asked the model's own knowledge this turn."""
     read_whole: Annotated[bool, Turn(False)]
     """Whether grade_documents read the search whole, as several of its sources were likely (the
     answer is then written without `assess`'s odds)."""

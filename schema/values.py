@@ -194,6 +194,9 @@ class TurnSettings(TypedDict, total=False):
     """Decline an answer still unsupported when its budget is spent (answer_check 'decline')."""
     declines: bool
     """Decline when the sources are unlikely to answer the question (declines 'when_unlikely')."""
+    general_questions: bool
+    """Answer from the model's own knowledge what the documents do not (general_questions
+    'answer')."""
     clarify: bool
     answer_cache: bool
     """Look for (and keep) earlier answers to the same question."""

@@ -50,13 +50,6 @@ def test_an_empty_knowledge_base_is_said_not_papered_over(make_harness: Any) -> 
     assert "65" not in out["answer"] and "direct" not in h.model.roles()
 
 
-def test_general_knowledge_fallback_only_when_allowed(make_harness: Any) -> None:
-    h = make_harness(retriever=KeywordRetriever(docs=[]))
-    out = h.ask("What is the IP rating of the Kestrel K2?", allow_general_knowledge=True)
-    assert out["answerable"] is True and h.model.roles()["direct"] == 1
-    assert generate_prompts.GENERAL_KNOWLEDGE_NOTE["en"] in out["answer"]
-
-
 def test_an_unsupported_answer_is_declined_once_its_budget_is_spent(make_harness: Any) -> None:
     h = make_harness(rag="It costs 49 dollars [1].", regenerate="It costs 49 dollars [1].")
     out = h.ask("How big is the Zephyr X2 kettle?", answer_check="decline")

@@ -1,0 +1,87 @@
+"""General knowledge: whether the model may answer a question the documents do not answer.
+
+A question the knowledge base does not answer is of one of two kinds. One asks about the
+knowledge base's own things (the Quillon Labs CEO's dog, a clause of a contract): only the
+documents could answer it, so declining is honest. The other asks what any encyclopedia says
+(the capital of France, what a vector database is): the model's own knowledge answers it, and
+declining it only because the documents are about other things is a failure.
+
+Two signals tell them apart, with no extra model call: the names the question holds that general
+text rarely uses (the knowledge base owns them, or nothing does), and how sure the model is of
+the answer it writes with no documents (its tokens' mean log-probability).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from adaptive_rag.core.entities import key
+from adaptive_rag.core.terms import terms_of
+
+RARE_BELOW = 3.0
+"""A name rarer than this on wordfreq's Zipf scale (about once per million words of general text)
+is one the model cannot be trusted on: the knowledge base would hold it, or nothing does."""
+
+SURE_FROM = -0.45
+"""The mean token log-probability from which a direct answer is taken as known (the model's
+answers to questions it knows sit above it, its guesses below)."""
+
+
+@dataclass(frozen=True)
+class Rare:
+    """The question's names that general text rarely uses, and which of them the documents hold."""
+
+    names: tuple[str, ...]
+    held: tuple[str, ...]
+    """Of `names`, those the documents searched hold: the knowledge base's own things."""
+
+    def why(self) -> str:
+        """Say why the question is not one for general knowledge ('' when it may be)."""
+        if self.held:
+            listed = ", ".join(repr(n) for n in self.held)
+            return f"names what the knowledge base holds and general text rarely does: {listed}"
+        if self.names:
+            listed = ", ".join(repr(n) for n in self.names)
+            return f"names what general text rarely does: {listed}"
+        return ""
+
+
+@cache
+def _zipf(name: str, language: str) -> float:
+    """Return how common a name is in general text (wordfreq's Zipf scale, 0 when unseen)."""
+    from wordfreq import zipf_frequency  # its word lists load on first use
+
+    return float(zipf_frequency(name, language))
+
+
+def rare_names(question: str, texts: Sequence[str], language: str) -> Rare:
+    """Return the question's rare names, and those of them the documents searched hold.
+
+    A common name ("France", "法国") is one the model has read about; a rare one ("Quillon
+    Labs", "Kestrel K2", "澜川科技") is the knowledge base's to answer, or nobody's.
+    """
+    held_text = " ".join(key(text) for text in texts)
+    rare, held = [], []
+    for name in sorted(terms_of(question).names):
+        normal = key(name)
+        if normal and _zipf(normal, language) < RARE_BELOW:
+            rare.append(name)
+            if _held(normal, held_text):
+                held.append(name)
+    return Rare(tuple(rare), tuple(held))
+
+
+def _held(normal: str, text: str) -> bool:
+    """Whether the text holds the name, or the name less its last words ("Quillon Labs CEO")."""
+    words = normal.split()
+    return any(" ".join(words[:n]) in text for n in range(len(words), 0, -1)) or normal in text
+
+
+def sure(logprob: float | None) -> bool:
+    """Whether a direct answer's mean token log-probability says the model knows it.
+
+    A model that gives no log-probabilities (some hosted ones) is taken at its word.
+    """
+    return logprob is None or logprob >= SURE_FROM

@@ -1,0 +1,80 @@
+"""Answer general: a question the documents do not answer, from the model's own knowledge.
+
+Reached where the turn would decline because its search found nothing that answers it, and where
+classify sends a question the model calls general knowledge. It asks the model with no document
+shown, and keeps the answer, labelled, unless the question names what only the knowledge base
+holds (a name general text rarely uses) or the model is unsure of its answer
+(core.general). Otherwise the decline stands, or, before any search, the question is looked up.
+"""
+
+from __future__ import annotations
+
+from adaptive_rag.core.citations import tidy
+from adaptive_rag.core.general import rare_names, sure
+from adaptive_rag.core.language import language_of
+from adaptive_rag.nodes.calling import ask_streamed, judged
+from adaptive_rag.prompts import answer_general as prompts
+from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import context_of
+from adaptive_rag.schema.state import State
+from adaptive_rag.schema.updates import Update
+from adaptive_rag.schema.values import Route
+from adaptive_rag.services import Services
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+
+def answer_general(state: State, runtime: Runtime[Context], services: Services) -> Update:
+    """Answer from the model's knowledge, labelled; or leave the decline (or the search) to run."""
+    ctx = context_of(runtime)
+    question = state.get("standalone") or ""
+    language = state.get("language") or language_of(question)
+    update: Update = {"steps": "answer_general", "general_tried": True}
+    searched = [*(state.get("documents") or []), *(state.get("rejected") or [])]
+    texts = [f"{d.metadata.get('title') or ''}\n{d.page_content}" for d in searched]
+    rare = rare_names(question, texts, language)
+    if rare.names:
+        _not_general(state, update, "specific", None, rare.why())
+        return update
+    user = prompts.DIRECT_USER.format(question=question, cue=prompts.DIRECT_CUE[language])
+    messages = [SystemMessage(prompts.DIRECT_SYSTEM), HumanMessage(user)]
+    reply = ask_streamed(update, "answer_general", services.chat, ctx, messages, "not answered")
+    answer = tidy(reply.text).strip() if reply else ""
+    logprob = reply.logprob if reply else None
+    if not answer:
+        _not_general(state, update, "no answer", logprob, "the model wrote no answer")
+        return update
+    if not sure(logprob):
+        detail = f"the model is unsure of its answer (mean token log-probability {logprob:.2f})"
+        _not_general(state, update, "unsure", logprob, detail)
+        return update
+    shown = "unknown" if logprob is None else f"{logprob:.2f}"
+    detail = f"no name the knowledge base owns; mean token log-probability {shown}"
+    judged(update, "answer_general", "rule", logprob, "general", detail)
+    label = prompts.LABEL[language]
+    update.update(
+        {
+            "answer": f"{answer}\n\n{label}",
+            "notices": [label],
+            "sources": [],
+            "mode": "direct",
+            "decline": None,
+            "check": None,
+            "best_answer": "",
+            "best_score": -1,
+            "answer_id": reply.message_id or "" if reply else "",
+            "answer_logprob": logprob,
+            "generations": 1,
+        }
+    )
+    return update
+
+
+def _not_general(
+    state: State, update: Update, verdict: str, score: float | None, detail: str
+) -> None:
+    """Keep the decline; a question not searched yet is looked up instead (retrieve when unsure)."""
+    judged(update, "answer_general", "rule", score, verdict, detail)
+    if not state.get("decline"):
+        reason = f"not answered from general knowledge ({verdict}), so looked up"
+        update["route"] = Route(category="simple", reason=reason, method="rule")
