@@ -18,7 +18,13 @@ from dataclasses import dataclass
 from functools import cache
 
 from adaptive_rag.core.entities import key
+from adaptive_rag.core.fitted import Logistic, load_judge
+from adaptive_rag.core.forms import general_form
+from adaptive_rag.core.shape import length
 from adaptive_rag.core.terms import terms_of
+
+FEATURES = ("logprob", "definition", "question_words", "answer_words", "chinese")
+"""What the general-knowledge judge reads of a question and the model's answer to it."""
 
 RARE_BELOW = 3.0
 """A name rarer than this on wordfreq's Zipf scale (about once per million words of general text)
@@ -79,9 +85,41 @@ def _held(normal: str, text: str) -> bool:
     return any(" ".join(words[:n]) in text for n in range(len(words), 0, -1)) or normal in text
 
 
+def features(question: str, answer: str, logprob: float | None, chinese: bool) -> dict[str, float]:
+    """Describe a direct answer as the general-knowledge judge reads it.
+
+    A missing log-probability is left out: the judge takes its mean.
+    """
+    values = {
+        "definition": float(general_form(question)),
+        "question_words": float(min(length(question), 40)),
+        "answer_words": float(min(length(answer), 120)),
+        "chinese": float(chinese),
+    }
+    if logprob is not None:
+        values["logprob"] = float(logprob)
+    return values
+
+
 def sure(logprob: float | None) -> bool:
     """Whether a direct answer's mean token log-probability says the model knows it.
 
     A model that gives no log-probabilities (some hosted ones) is taken at its word.
     """
     return logprob is None or logprob >= SURE_FROM
+
+
+JUDGE = "general"
+"""The shipped judge's file name (core/weights/general.json)."""
+
+
+def general_judge(chat_model: str) -> tuple[Logistic | None, str]:
+    """Return the general-knowledge judge for this chat model's answers, and why not (if not).
+
+    Its log-probabilities are the model's own: another model is judged by the rule (`sure`).
+    """
+    judge = load_judge(JUDGE)
+    if judge is None:
+        return None, "no fitted general-knowledge judge is shipped"
+    why = judge.applies_to(chat_model=chat_model)
+    return (None, why) if why else (judge, "")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from adaptive_rag.core.forms import small_talk
 from adaptive_rag.schema.reading import answered_before, has_history
 from adaptive_rag.schema.reading import switched_on as _on
 from adaptive_rag.schema.state import State, SubQuestionState
@@ -104,7 +105,7 @@ def route_question(
         if _on(state, "clarify") and not state.get("clarified"):
             return "clarify"
         return "retrieve"
-    if category == "general" and route and route["method"] == "rule":
+    if category == "general" and small_talk(state.get("standalone") or ""):
         return "generate"  # a greeting, a sum, a translation: no fact to know or look up
     if category == "general":
         return "answer_general" if _on(state, "general_questions") else "retrieve"

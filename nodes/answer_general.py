@@ -10,7 +10,7 @@ holds (a name general text rarely uses) or the model is unsure of its answer
 from __future__ import annotations
 
 from adaptive_rag.core.citations import tidy
-from adaptive_rag.core.general import rare_names, sure
+from adaptive_rag.core.general import SURE_FROM, features, rare_names, sure
 from adaptive_rag.core.language import language_of
 from adaptive_rag.nodes.calling import ask_streamed, judged
 from adaptive_rag.prompts import answer_general as prompts
@@ -18,7 +18,7 @@ from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
-from adaptive_rag.schema.values import Route
+from adaptive_rag.schema.values import JudgeMethod, Route
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -44,13 +44,11 @@ def answer_general(state: State, runtime: Runtime[Context], services: Services) 
     if not answer:
         _not_general(state, update, "no answer", logprob, "the model wrote no answer")
         return update
-    if not sure(logprob):
-        detail = f"the model is unsure of its answer (mean token log-probability {logprob:.2f})"
-        _not_general(state, update, "unsure", logprob, detail)
+    known, method, score, detail = _known(question, answer, logprob, language, ctx, services)
+    if not known:
+        _not_general(state, update, "unsure", score, detail, method)
         return update
-    shown = "unknown" if logprob is None else f"{logprob:.2f}"
-    detail = f"no name the knowledge base owns; mean token log-probability {shown}"
-    judged(update, "answer_general", "rule", logprob, "general", detail)
+    judged(update, "answer_general", method, score, "general", detail)
     label = prompts.LABEL[language]
     update.update(
         {
@@ -70,11 +68,35 @@ def answer_general(state: State, runtime: Runtime[Context], services: Services) 
     return update
 
 
+def _known(
+    question: str,
+    answer: str,
+    logprob: float | None,
+    language: str,
+    ctx: Context,
+    services: Services,
+) -> tuple[bool, JudgeMethod, float | None, str]:
+    """Return whether the model knows its answer, how that was judged, its score, and why."""
+    judge, fallback = services.general_judge_for(ctx)
+    if judge is None:  # another model's log-probabilities: the rule reads them
+        shown = "unknown" if logprob is None else f"{logprob:.2f}"
+        detail = f"mean token log-probability {shown} (from {SURE_FROM:.2f} sure; {fallback})"
+        return sure(logprob), "rule", logprob, detail
+    probability = judge.probability(features(question, answer, logprob, language == "zh"))
+    at = judge.thresholds.get("answer", 0.5)
+    return probability >= at, "fitted", probability, f"p={probability:.2f} right (from {at:.2f})"
+
+
 def _not_general(
-    state: State, update: Update, verdict: str, score: float | None, detail: str
+    state: State,
+    update: Update,
+    verdict: str,
+    score: float | None,
+    detail: str,
+    method: JudgeMethod = "rule",
 ) -> None:
     """Keep the decline; a question not searched yet is looked up instead (retrieve when unsure)."""
-    judged(update, "answer_general", "rule", score, verdict, detail)
+    judged(update, "answer_general", method, score, verdict, detail)
     if not state.get("decline"):
         reason = f"not answered from general knowledge ({verdict}), so looked up"
         update["route"] = Route(category="simple", reason=reason, method="rule")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from adaptive_rag.core.forms import general_form, small_talk
 from adaptive_rag.core.shape import has_parts, length, names_an_entity, nested_reference
 from adaptive_rag.knowledge.sources import retrieve
 from adaptive_rag.nodes.calling import ask, judged, note
@@ -45,16 +46,6 @@ _RECENT = re.compile(
     r"|exchange rate)\b|现在|目前|最新|新闻|天气|股价|汇率|比分",
     re.IGNORECASE,
 )
-_GREETING = re.compile(
-    r"^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening)|你好|您好|谢谢|早上好)"
-    r"[\s!.,。！，?？]*$",
-    re.IGNORECASE,
-)
-_ARITHMETIC = re.compile(
-    r"^[\s\d.+\-*/×÷()=^%]+[?？]?$|^(what is|what's|计算)\s*[\d\s.+\-*/×÷()^%]+[?？]?$",
-    re.IGNORECASE,
-)
-_TRANSLATE = re.compile(r"^\s*(translate\b|翻译)", re.IGNORECASE)
 GENERAL_MAX_WORDS = 8
 _FOLLOW_UP = re.compile(
     r"^\s*(and|also|what about|how about|why|so)\b|\b(it|its|they|them|their|this|that|these"
@@ -82,16 +73,15 @@ def classify_by_rules(
     """
     if follow_up and not has_history and _DANGLING.match(question):
         return "follow_up", "refers to an earlier conversation that is not there"
-    if _GREETING.match(question):
-        return "general", "greeting"
-    if _ARITHMETIC.match(question.strip()):
-        return "general", "arithmetic"
+    talk = small_talk(question)
+    if talk in ("greeting", "arithmetic"):
+        return "general", talk
     if follow_up and has_history and (_FOLLOW_UP.search(question) or len(question.split()) <= 4):
         return "follow_up", "refers to the conversation"
     if _NOW.search(question):
         return "realtime", "asks about something that changes daily"
-    if _TRANSLATE.match(question):
-        return "general", "translation"
+    if talk == "translation":
+        return "general", talk
     if has_parts(question) or question.count("?") + question.count("？") > 1:
         return "complex", "compares or combines several things"
     if nested_reference(question):
@@ -131,6 +121,11 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> Up
         said = recent.group(0)
         reason = f"asks about something recent ({said!r}) the knowledge base does not hold"
         update["route"] = Route(category="realtime", reason=reason, method="rule")
+        _without_the_probe(update)
+        return update
+    if not looked_up and general_form(question):
+        reason = "asks a definition, and the knowledge base holds no likely source for it"
+        update["route"] = Route(category="general", reason=reason, method="rule")
         _without_the_probe(update)
         return update
     if looked_up and ctx.complex_shape == "auto":

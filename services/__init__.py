@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from adaptive_rag.core.answerability import answer_judge
 from adaptive_rag.core.cache import LRUCache
 from adaptive_rag.core.fitted import Judge
+from adaptive_rag.core.general import general_judge
 from adaptive_rag.core.relevance import SearchedBy, relevance_judge
 from adaptive_rag.providers.chat import load_chat_model, resolve_model_spec
 from adaptive_rag.providers.web import WebSearch, default_web_search
@@ -152,6 +153,12 @@ class Services:
         if self.chat_model is not None:
             return answer_judge(f"injected:{type(self.chat_model).__name__}")
         return answer_judge(resolve_model_spec(ctx.chat_model))
+
+    def general_judge_for(self, ctx: Context) -> tuple[Judge | None, str]:
+        """Return the general-knowledge judge for this run's chat model, and why not (if not)."""
+        if self.chat_model is not None:
+            return None, "the general-knowledge judge was not fitted on an injected model"
+        return general_judge(resolve_model_spec(ctx.chat_model))
 
     def answers(self, ctx: Context) -> tuple[AnswerCache, int] | None:
         """Return the answer cache and the knowledge base's revision, or None when there is none."""

@@ -52,7 +52,6 @@ def test_after_clarify() -> None:
 @pytest.mark.parametrize(
     ("category", "web", "expected"),
     [
-        ("general", False, "generate"),
         ("simple", True, "retrieve"),
         ("complex", False, "decompose"),
         ("realtime", True, "web_search"),
@@ -61,6 +60,53 @@ def test_after_clarify() -> None:
 )
 def test_route_question(category: str, web: bool, expected: str) -> None:
     assert edges.route_question(state(route=route(category), web_available=web)) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "general_questions", "expected"),
+    [
+        ("Hello!", 1, "generate"),  # small talk: no fact to know or look up
+        ("What is 12 * 7?", 0, "generate"),
+        ("What is a vector database?", 1, "answer_general"),
+        ("What is a vector database?", 0, "retrieve"),  # documents only
+    ],
+)
+def test_a_general_question_is_answered_by_its_kind(
+    question: str, general_questions: int, expected: str
+) -> None:
+    settings = {**SETTINGS, "general_questions": general_questions}
+    routed = state(route=route("general"), standalone=question, settings=settings)
+    assert edges.route_question(routed) == expected
+
+
+def decline(reason: str) -> dict[str, str]:
+    return {"reason": reason, "detail": ""}
+
+
+def test_a_decline_the_documents_caused_may_be_answered_from_general_knowledge() -> None:
+    on = {**SETTINGS, "general_questions": 1}
+    assert edges.after_generate(state(decline=decline("no_relevant_documents"), settings=on)) == (
+        "answer_general"
+    )
+    assert edges.after_generate(state(decline=decline("no_knowledge_base"), settings=on)) == (
+        "finalize"  # the store could not be searched: the answer says so
+    )
+    tried = state(decline=decline("not_in_sources"), settings=on, general_tried=True)
+    assert edges.after_generate(tried) == "finalize"  # once a turn
+    now = state(decline=decline("no_documents"), settings=on, route=route("realtime"))
+    assert edges.after_generate(now) == "finalize"  # what is true today no model knows
+    kept = state(decline=decline("empty_answer"), settings=on, best_answer="A.", best_score=1)
+    assert edges.after_generate(kept) == "finalize"  # an earlier answer is kept instead
+    off = state(decline=decline("no_relevant_documents"), settings=SETTINGS)
+    assert edges.after_generate(off) == "finalize"
+    unanswered = state(check=check(True, False), decline=decline("not_in_sources"), settings=on)
+    assert edges.after_self_check(unanswered) == "answer_general"
+
+
+def test_after_answer_general() -> None:
+    assert edges.after_answer_general(state(mode="direct")) == "finalize"
+    assert edges.after_answer_general(state(decline=decline("not_in_sources"))) == "finalize"
+    assert edges.after_answer_general(state(mode="none")) == "retrieve"
 
 
 def test_route_question_without_a_verdict_retrieves() -> None:

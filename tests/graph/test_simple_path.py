@@ -28,7 +28,7 @@ def test_general_question_answers_directly_without_retrieval(make_harness: Any) 
 
 def test_model_classified_general_question(make_harness: Any) -> None:
     h = make_harness(classify="general")
-    out = h.ask("What is photosynthesis?")
+    out = h.ask("Which gas do leaves give off by day?")
     assert out["route"] == {
         "category": "general",
         "reason": "model said 'general'",
@@ -36,6 +36,16 @@ def test_model_classified_general_question(make_harness: Any) -> None:
     }
     # one search checked that the knowledge base holds nothing clearly on it; none was used
     assert out["diagnostics"]["retrievals"] == 1 and out["sources"] == []
+
+
+def test_a_definition_the_knowledge_base_does_not_hold_is_answered_without_the_router(
+    make_harness: Any,
+) -> None:
+    h = make_harness(classify="general")
+    out = h.ask("What is photosynthesis?")
+    assert out["route"]["category"] == "general" and out["route"]["method"] == "rule"
+    assert "classify" not in h.model.roles() and h.model.roles()["direct"] == 1
+    assert out["diagnostics"]["steps"][-2:] == ["answer_general", "finalize"]
 
 
 def test_a_question_the_knowledge_base_holds_is_looked_up_without_asking_the_model(
