@@ -25,7 +25,8 @@ def mean(values: list[float]) -> float:
     return round(sum(values) / len(values), 3) if values else 0.0
 
 
-def _groups(records: list[Record], key: Callable[[Record], Any]) -> dict[Any, list[Record]]:
+def grouped(records: list[Record], key: Callable[[Record], Any]) -> dict[Any, list[Record]]:
+    """Group records by a key, in the order of the keys' text."""
     groups: dict[Any, list[Record]] = {}
     for r in records:
         groups.setdefault(key(r), []).append(r)
@@ -91,7 +92,7 @@ def summarize(records: list[Record]) -> list[dict[str, Any]]:
     """Aggregate per (data set, configuration): quality, documents used, cost."""
     return [
         {"dataset": dataset, "config": config, **quality(rs), **retrieval(rs), **cost(rs)}
-        for (dataset, config), rs in _groups(records, lambda r: (r["dataset"], r["config"])).items()
+        for (dataset, config), rs in grouped(records, lambda r: (r["dataset"], r["config"])).items()
     ]
 
 
@@ -100,7 +101,7 @@ def by_route(records: list[Record]) -> list[dict[str, Any]]:
     adaptive = [r for r in records if r["config"] == "adaptive"]
     return [
         {"dataset": d, "route": route, **quality(rs), **cost(rs)}
-        for (d, route), rs in _groups(adaptive, lambda r: (r["dataset"], r["route"])).items()
+        for (d, route), rs in grouped(adaptive, lambda r: (r["dataset"], r["route"])).items()
     ]
 
 
@@ -108,7 +109,7 @@ def by_node(records: list[Record]) -> list[dict[str, Any]]:
     """Where each configuration's time goes, per route: each node's median and share of the time."""
     rows = []
     timed = [r for r in records if r.get("node_seconds")]  # runs before it was recorded: none
-    groups = _groups(timed, lambda r: (r["dataset"], r["config"], r["route"]))
+    groups = grouped(timed, lambda r: (r["dataset"], r["config"], r["route"]))
     for (dataset, config, route), rs in groups.items():
         timings: dict[str, list[float]] = {}
         for r in rs:
@@ -133,9 +134,9 @@ def by_node(records: list[Record]) -> list[dict[str, Any]]:
 def by_kind(records: list[Record]) -> list[dict[str, Any]]:
     """Acc per question type (or answerable / unanswerable) and configuration."""
     rows = []
-    for (dataset, kind), rs in _groups(records, lambda r: (r["dataset"], r["kind"])).items():
+    for (dataset, kind), rs in grouped(records, lambda r: (r["dataset"], r["kind"])).items():
         row: dict[str, Any] = {"dataset": dataset, "kind": kind}
-        for config, group in _groups(rs, lambda r: r["config"]).items():
+        for config, group in grouped(rs, lambda r: r["config"]).items():
             row[f"acc {config}"] = f"{mean([r['acc'] for r in group]):.3f} (n={len(group)})"
         rows.append(row)
     return rows
@@ -150,7 +151,7 @@ def paired(
     one that crosses zero means the sample cannot tell the two apart.
     """
     rows = []
-    for dataset, rs in _groups(records, lambda r: r["dataset"]).items():
+    for dataset, rs in grouped(records, lambda r: r["dataset"]).items():
         by_id: dict[str, dict[str, Record]] = {}
         for r in rs:
             by_id.setdefault(r["id"], {})[r["config"]] = r

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from adaptive_rag.evaluation.baselines import (
     build_without_assess,
 )
 from adaptive_rag.evaluation.data import corpus_to_jsonl, read_jsonl
-from adaptive_rag.evaluation.scoring import score
+from adaptive_rag.evaluation.scoring import correct, score
 from adaptive_rag.evaluation.sets import (
     KB_DESCRIPTIONS,
     EvalSet,
@@ -26,6 +25,7 @@ from adaptive_rag.evaluation.sets import (
     of_kinds,
     pick,
 )
+from adaptive_rag.evaluation.turns import run_thread
 from adaptive_rag.graph.builder import build_graph
 from adaptive_rag.knowledge.sources import source_texts
 from adaptive_rag.knowledge.store import KnowledgeBase
@@ -194,11 +194,17 @@ def record_settings(out_dir: Path, dataset: str, settings: dict[str, Any]) -> No
 def run_one(
     graph: Any, ctx: Context, dataset: str, config: str, question: dict[str, Any]
 ) -> dict[str, Any]:
-    """Answer one question with one configuration and measure everything about it."""
+    """Answer one question with one configuration and measure everything about it.
+
+    A question with a `history` is the last turn of a thread: each earlier question is sent
+    first as its own turn on the same thread, as a chat client would (a configuration without
+    conversation memory gets the same messages). Only the last turn is scored and timed; the
+    earlier turns' time is `history_seconds`.
+    """
     thread = {"configurable": {"thread_id": f"{dataset}:{config}:{question['id']}"}}
-    started = time.perf_counter()
-    out, node_seconds = timed_invoke(graph, {"question": question["question"]}, thread, ctx)
-    seconds = time.perf_counter() - started
+    history = [str(h) for h in question.get("history") or [] if str(h).strip()]
+    history_seconds, last = run_thread(graph, ctx, thread, [*history, question["question"]])
+    out, node_seconds, first, seconds = last
     state = graph.get_state(thread).values
     used = list(state.get("documents") or []) or list(state.get("rejected") or [])
     used_ids = list(dict.fromkeys(str(d.metadata.get("doc_id", "")) for d in used if d.metadata))
@@ -213,7 +219,16 @@ def run_one(
         "impossible": question["impossible"],
         "gold_doc_ids": question["gold_doc_ids"],
         "answers": question["answers"],
+        "held_out": bool(question.get("held_out", False)),
+        "requires": list(question.get("requires") or []),
+        "history": history,
+        "turns": len(history) + 1,
         "answer": out["answer"],
+        # the first answer written this turn (turns.WRITERS), before any check or rewrite changed it
+        "first_answer": first or "",
+        "first_acc": (
+            None if question["impossible"] or first is None else correct(first, False, question)
+        ),
         # the best attempt a decline replaced (the only one unless the answer was written again),
         # so another decline rule can be scored on the same runs
         "written": "" if out["answerable"] else state.get("best_answer") or "",
@@ -231,6 +246,7 @@ def run_one(
         "route_method": route.get("method", "-"),
         "used_doc_ids": used_ids,
         "seconds": round(seconds, 3),
+        "history_seconds": round(history_seconds, 3),
         "node_seconds": node_seconds,
         **{k: diag[k] for k in COUNTERS},
         "steps": diag["steps"],
@@ -256,25 +272,3 @@ def citations_supported(out: dict[str, Any], sources: list[str], question: str) 
     if not cited:
         return None
     return all(set(s.cited) <= set(s.supporting) for s in cited)
-
-
-def timed_invoke(
-    graph: Any, inputs: dict[str, Any], config: dict[str, Any], ctx: Context
-) -> tuple[dict[str, Any], dict[str, float]]:
-    """Invoke the graph as `invoke` does, and time each node by when its update arrived.
-
-    A node is charged the wall time since the previous update; parallel branches of one step
-    share it (the first to finish is charged the wait), so the times add up to the run's.
-    """
-    out: dict[str, Any] = {}
-    spent: dict[str, float] = {}
-    last = time.perf_counter()
-    for mode, chunk in graph.stream(inputs, config, context=ctx, stream_mode=["updates", "values"]):
-        if mode == "values":
-            out = chunk
-            continue
-        now = time.perf_counter()
-        for node in chunk:
-            spent[node] = spent.get(node, 0.0) + (now - last)
-            last = now  # the other nodes of the same chunk finished at the same moment
-    return out, {node: round(s, 3) for node, s in spent.items()}

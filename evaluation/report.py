@@ -7,17 +7,26 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_rag.evaluation.aggregate import by_kind, by_node, by_route, paired, summarize
+from adaptive_rag.evaluation.compare import against_full, by_checks, held_out, retrieval_harm
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.labels import derive_labels, judge_router
+from adaptive_rag.evaluation.plots import plots
 from adaptive_rag.evaluation.tables import table
 
 PAPER_ROUTER_ACCURACY = 0.5452
 
 
 def goals(
-    summary: list[dict[str, Any]], pairs: list[dict[str, Any]], routing: dict[str, Any] | None
+    summary: list[dict[str, Any]],
+    pairs: list[dict[str, Any]],
+    routing: dict[str, Any] | None,
+    ratios: list[dict[str, Any]] | None = None,
+    harm: list[dict[str, Any]] | None = None,
 ) -> list[str]:
-    """Check the figures against the targets: better than single-shot, honest, cheaper than full."""
+    """Check the figures against the targets: better than single-shot, honest, cheaper than full.
+
+    `ratios` (`against_full`) and `harm` (`retrieval_harm`) add a line per configuration.
+    """
     lines = []
     by = {(r["dataset"], r["config"]): r for r in summary}
     for row in pairs:
@@ -36,6 +45,17 @@ def goals(
             lines.append(
                 f"- {dataset}: adaptive p50 latency {ratio:.2f}× single-shot (goal ≤ 1.1×)"
             )
+    for row in ratios or []:
+        lines.append(
+            f"- {row['dataset']}: {row['config']} against full: p50 latency ×{row['p50 × full']},"
+            f" p95 ×{row['p95 × full']}, tokens ×{row['tokens × full']}"
+        )
+    for row in harm or []:
+        lines.append(
+            f"- {row['dataset']}: {row['config']} wrong where direct (no retrieval) was right:"
+            f" {row['wrong where direct right']}/{row['answerable']} answerable questions"
+            f" ({row['share']:.0%})"
+        )
     adaptive = [r for r in summary if r["config"] == "adaptive"]
     if adaptive:
         declined = [_fraction(r["declined_unanswerable"]) for r in adaptive]
@@ -82,60 +102,6 @@ def _pooled(parts: list[tuple[int, int]]) -> str:
     return f"{hit}/{total} ({hit / total:.0%})" if total else "0/0"
 
 
-def plots(
-    records: list[dict[str, Any]], summary: list[dict[str, Any]], out_dir: Path
-) -> list[Path]:
-    """Cost against quality per configuration, and latency per route (PNG)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    made = []
-    fig, ax = plt.subplots(figsize=(6, 4))
-    markers = {"adaptive": "o", "full": "s", "single": "^"}
-    for row in summary:
-        ax.scatter(
-            row["tokens_mean"],
-            row["acc"],
-            marker=markers.get(row["config"], "x"),
-            s=60,
-            label=f"{row['config']} / {row['dataset']}",
-        )
-        ax.annotate(
-            row["config"],
-            (row["tokens_mean"], row["acc"]),
-            fontsize=7,
-            xytext=(4, 4),
-            textcoords="offset points",
-        )
-    ax.set_xlabel("tokens per question (mean)")
-    ax.set_ylabel("Acc (gold answer contained; declines on unanswerable)")
-    ax.set_title("Cost against quality")
-    ax.legend(fontsize=6, loc="best")
-    fig.tight_layout()
-    made.append(out_dir / "cost_vs_quality.png")
-    fig.savefig(made[-1], dpi=120)
-    plt.close(fig)
-
-    routes: dict[str, list[float]] = {}
-    for r in records:
-        key = r["route"] if r["config"] == "adaptive" else f"[{r['config']}]"
-        routes.setdefault(key, []).append(r["seconds"])
-    if routes:
-        fig, ax = plt.subplots(figsize=(6, 4))
-        names = sorted(routes)
-        ax.boxplot([routes[n] for n in names], showfliers=True)
-        ax.set_xticks(range(1, len(names) + 1), names, rotation=20, fontsize=8)
-        ax.set_ylabel("seconds per question")
-        ax.set_title("Latency by route (adaptive) and by baseline")
-        fig.tight_layout()
-        made.append(out_dir / "latency_by_route.png")
-        fig.savefig(made[-1], dpi=120)
-        plt.close(fig)
-    return made
-
-
 def _answers(
     summary: list[dict[str, Any]],
     pairs: list[dict[str, Any]],
@@ -147,7 +113,9 @@ def _answers(
     parts += ["## Answers, retrieval and cost", "", table(summary), ""]
     if pairs:
         parts += [
-            "## Paired against single-shot (same questions)",
+            "## Paired comparisons (same questions)",
+            "",
+            "Each configuration against single-shot; adaptive also against no retrieval.",
             "",
             table(pairs),
             "",
@@ -157,6 +125,41 @@ def _answers(
         ]
     parts += ["## By question type", "", table(kinds), ""]
     parts += ["## Adaptive graph by route", "", table(routes), ""]
+    return parts
+
+
+def _comparisons(
+    checks: list[dict[str, Any]],
+    ratios: list[dict[str, Any]],
+    harm: list[dict[str, Any]],
+    held: dict[str, list[dict[str, Any]]] | None,
+) -> list[str]:
+    """Report what the checks changed, cost against full, retrieval's harm, the held-out part."""
+    parts: list[str] = []
+    if checks:
+        parts += [
+            "## Answers the graph's own checks lost and mended (answerable questions)",
+            "",
+            "Lost: the first answer written this turn was right, the final one declined or wrong;"
+            " mended: the first was wrong or nothing was written, the final one right.",
+            "",
+            table(checks),
+            "",
+        ]
+    if ratios:
+        parts += ["## Against the full pipeline (multiples of full's)", "", table(ratios), ""]
+    if harm:
+        parts += [
+            "## Wrong answers caused by retrieval (direct right, this configuration wrong)",
+            "",
+            table(harm),
+            "",
+        ]
+    if held:
+        parts += ["## Held-out questions (and the rest)", "", table(held["summary"]), ""]
+        parts += ["### Held-out by question type", "", table(held["by_kind"]), ""]
+        if held["paired"]:
+            parts += ["### Held-out, paired (same questions)", "", table(held["paired"]), ""]
     return parts
 
 
@@ -171,6 +174,10 @@ def _write_summary(out_dir: Path, *parts: Any) -> None:
         "derived_routing",
         "canard",
         "by_node",
+        "checks",
+        "against_full",
+        "retrieval_harm",
+        "held_out",
     )
     (out_dir / "summary.json").write_text(
         json.dumps(dict(zip(names, parts, strict=True)), ensure_ascii=False, indent=2)
@@ -191,6 +198,9 @@ def build_report(out_dir: Path, title: str = "Evaluation") -> Path:
     kinds = by_kind(records)
     configs = dict.fromkeys(r["config"] for r in records if r["config"] != "single")
     pairs = [row for config in configs for row in paired(records, config)]  # each vs single-shot
+    pairs += paired(records, "adaptive", "direct")
+    checks, ratios = by_checks(records), against_full(records)
+    harm, held = retrieval_harm(records), held_out(records)
     labels = derive_labels(records)
     judged = judge_router(records, labels) if labels else None
     if labels:  # anyone can re-derive them for their own model and corpus
@@ -198,10 +208,15 @@ def build_report(out_dir: Path, title: str = "Evaluation") -> Path:
             "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in labels)
         )
     nodes = by_node(records)
-    _write_summary(out_dir, summary, pairs, routes, kinds, routing, judged, canard, nodes)
+    _write_summary(
+        out_dir,
+        *(summary, pairs, routes, kinds, routing, judged, canard, nodes),
+        *(checks, ratios, harm, held),
+    )
     parts = [f"# {title}", ""]
     if summary:
         parts += _answers(summary, pairs, kinds, routes)
+        parts += _comparisons(checks, ratios, harm, held)
     if nodes:
         parts += [
             "## Where the time goes (per node and route; share of the group's time)",
@@ -232,7 +247,7 @@ def build_report(out_dir: Path, title: str = "Evaluation") -> Path:
             table(followups["languages"]),
             "",
         ]
-    parts += ["## Against the goals", "", *goals(summary, pairs, routing), ""]
+    parts += ["## Against the goals", "", *goals(summary, pairs, routing, ratios, harm), ""]
     if records:
         images = plots(records, summary, out_dir)
         parts += ["## Plots", "", *[f"![{p.stem}]({p.name})" for p in images], ""]

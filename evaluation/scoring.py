@@ -19,18 +19,15 @@ def answer_text(answer: str, notices: list[str] | tuple[str, ...] = ()) -> str:
 def score(out: dict[str, Any], q: dict[str, Any]) -> dict[str, Any]:
     """Score an output state against a question; a decline is read from `answerable`.
 
-    An unanswerable question is answered correctly only by a decline; an answerable one only by
-    an answer that contains a gold answer (Acc), so a decline is never right there.
+    Acc is `correct`'s; EM and F1 are against the flat gold answers (a question without any,
+    small talk, scores them as Acc).
     """
     declined = not out.get("answerable", True)
     text = answer_text(out.get("answer") or "", out.get("notices") or [])
-    if q["impossible"]:
-        right = float(declined)
-        acc = em = f1_score = right
-    elif declined:
-        acc = em = f1_score = 0.0
+    acc = correct(text, declined, q)
+    if q["impossible"] or declined or not q["answers"]:
+        em = f1_score = acc
     else:
-        acc = contains(text, q["answers"])
         em, f1_score = exact_match(text, q["answers"]), f1(text, q["answers"])
     asked = language_of(q["question"])
     return {
@@ -44,6 +41,26 @@ def score(out: dict[str, Any], q: dict[str, Any]) -> dict[str, Any]:
         "cited": any(s.get("cited") for s in out.get("sources") or []),
         "citations_valid": _citations_valid(out),
     }
+
+
+def correct(text: str, declined: bool, q: dict[str, Any]) -> float:
+    """Acc of an answer's scored text (see `answer_text`): 1.0 when right, else 0.0.
+
+    An unanswerable question is answered correctly only by a decline; an answerable one only by
+    an answer, so a decline is never right there. An answerable question with no gold answers
+    (small talk) is right when answered with any text; one with `requires` (groups of golds)
+    only when the text holds a gold of every group; any other one when it holds a gold answer.
+    """
+    if q["impossible"]:
+        return float(declined)
+    if declined:
+        return 0.0
+    groups = [[g] if isinstance(g, str) else list(g) for g in q.get("requires") or [] if g]
+    if groups:
+        return float(all(contains(text, group) for group in groups))
+    if not q["answers"]:
+        return float(bool(text.strip()))
+    return contains(text, q["answers"])
 
 
 def _citations_valid(out: dict[str, Any]) -> bool:

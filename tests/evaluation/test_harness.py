@@ -77,6 +77,8 @@ def test_runs_three_configurations_resumes_and_reports(
     assert by[("adaptive", "q1")]["used_doc_ids"][0] == "k1"
     assert by[("adaptive", "q1")]["f1"] == 2 / 3 and by[("adaptive", "q1")]["acc"] == 1.0
     assert set(by[("adaptive", "q1")]["features"]) >= {"agreement", "grounded", "declined"}
+    assert by[("adaptive", "q1")]["first_acc"] == 1.0 and by[("adaptive", "q1")]["turns"] == 1
+    assert by[("adaptive", "q1")]["history_seconds"] == 0.0
     kettle = by[("adaptive", "q1")]  # "It holds 1.7 litres [1]." over the kettle's page
     assert kettle["citations_supported"] is True and kettle["sources_read"][0].startswith("Kettle")
     assert kettle["answer_features"]["grounded"] == 1.0
@@ -140,6 +142,7 @@ def test_a_declined_run_keeps_the_answer_its_decline_replaced(
     kettle = by["q1"]
     assert kettle["declined"] and kettle["decline_reason"] == "not_in_sources"
     assert kettle["answer"] != said and kettle["written"] == said
+    assert kettle["first_answer"] == said and kettle["first_acc"] == 0.0  # written, then declined
     assert by["q3"]["written"] == ""  # answered (a greeting): nothing replaced
 
 
@@ -216,3 +219,63 @@ def test_a_citation_counts_when_its_sentence_claims_something() -> None:
     assert supported("It holds 2.5 litres [1].") is False  # nor does [1]
     assert supported("This is stated in the source [1].") is None  # nothing claimed
     assert supported("It holds 1.7 litres.") is None  # nothing cited
+
+
+def test_a_thread_sends_its_earlier_turns_and_scores_only_the_last(
+    dataset: tuple[Path, Path], tmp_path: Path
+) -> None:
+    _, corpus = dataset
+    lamp = "How many watts does the Aurora lamp use?"
+    follow_up = "And the Zephyr X2 kettle, how much water does it hold?"
+    thread = {
+        "id": "t1",
+        "question": follow_up,
+        "answers": ["1.7 litres"],
+        "gold_doc_ids": ["k1"],
+        "history": [lamp],
+    }
+    questions = tmp_path / "thread.jsonl"
+    questions.write_text(json.dumps(thread) + "\n")
+
+    def rag(user: str) -> str:
+        return "It holds 1.7 litres [1]." if "kettle" in user.lower() else "It uses 9 watts [1]."
+
+    model = ScriptedChatModel.with_script(
+        rag=rag, rewrite="How much water does the Zephyr X2 kettle hold?"
+    )
+    out = tmp_path / "run"
+    results = run_eval(
+        str(questions),
+        out,
+        configs=("adaptive", "single", "direct"),
+        corpus=corpus,
+        services=Services(chat_model=model, no_web=True),
+        progress=False,
+    )
+    records = {r["config"]: r for r in map(json.loads, results.read_text().splitlines())}
+    assert set(records) == {"adaptive", "single", "direct"}  # one record per thread
+    asked = [user for role, user in model.calls if role in ("rag", "direct")]
+    assert sum(lamp in user for user in asked) == 3  # the first turn reached every configuration
+    assert sum("rewrite" == role for role, _ in model.calls) == 1  # only the graph remembers
+    for record in records.values():
+        assert record["question"] == follow_up and record["turns"] == 2
+        assert record["history"] == [lamp] and record["history_seconds"] > 0
+        assert "watts" not in record["answer"]  # the scored answer is the last turn's
+        assert record["steps"].count("intake") == 1  # the last turn's steps and costs only
+        assert sum(record["node_seconds"].values()) <= record["seconds"] + 0.01
+    single = records["single"]
+    assert single["model_calls"] == 1 and single["acc"] == 1.0  # counted for the last turn
+    assert single["first_answer"] == "It holds 1.7 litres ." and single["first_acc"] == 1.0
+    assert (
+        records["adaptive"]["acc"] == 1.0 and "rewrite_with_history" in records["adaptive"]["steps"]
+    )
+    calls = len(model.calls)
+    run_eval(
+        str(questions),
+        out,
+        configs=("adaptive", "single", "direct"),
+        corpus=corpus,
+        services=Services(chat_model=model, no_web=True),
+        progress=False,
+    )
+    assert len(model.calls) == calls and len(results.read_text().splitlines()) == 3  # resumed

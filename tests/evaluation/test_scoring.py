@@ -116,3 +116,31 @@ def test_quality_reports_both_decline_errors() -> None:
     rs.append({**_record("c", "adaptive", 0.0), "declined": True})
     q = quality(rs)
     assert q["declined_unanswerable"] == "1/2" and q["declined_answerable"] == "1/1"
+
+
+def _said(answer: str, answerable: bool = True) -> dict[str, Any]:
+    return {"answer": answer, "answerable": answerable, "sources": []}
+
+
+def test_small_talk_is_right_when_answered() -> None:
+    hello = question("h1", "Hello, how are you?", [], [], False, "small_talk")
+    assert score(_said("Hello! I am fine, thank you."), hello)["acc"] == 1.0
+    assert score(_said("Hello! [1]"), hello)["f1"] == 1.0  # no gold: EM and F1 follow Acc
+    assert score(_said(""), hello)["acc"] == 0.0  # nothing said
+    assert score(_said("[1]"), hello)["acc"] == 0.0  # only a citation
+    assert score(_said("I cannot help.", answerable=False), hello)["acc"] == 0.0  # declined
+    no_gold_but_impossible = question("h2", "Who won in 2090?", [], [], True)
+    assert score(_said("Nobody knows yet."), no_gold_but_impossible)["acc"] == 0.0
+
+
+def test_requires_needs_a_gold_of_every_group() -> None:
+    both = {
+        **question("c1", "Who founded each company?", ["Jobs", "Gates"], [], False, "comparison"),
+        "requires": [["Jobs", "Steve Jobs"], ["Gates", "Bill Gates"]],
+    }
+    one = score(_said("Apple was founded by Steve Jobs."), both)
+    assert one["acc"] == 0.0 and one["f1"] > 0  # Acc needs both; F1 is still against the golds
+    assert score(_said("Steve Jobs founded Apple, Bill Gates Microsoft."), both)["acc"] == 1.0
+    assert score(_said("Jobs and Gates.", answerable=False), both)["acc"] == 0.0
+    assert score(_said("Jobs and Gates."), {**both, "requires": []})["acc"] == 1.0  # flat golds
+    assert score(_said("Jobs and Gates."), {**both, "requires": ["Jobs", "Gates"]})["acc"] == 1.0
