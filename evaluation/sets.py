@@ -13,7 +13,14 @@ KB_DESCRIPTIONS = {
     "squad2": "Wikipedia paragraphs on many topics (history, science, places, people)",
     "multihop_rag": "news articles from late 2023 (technology, business, sports, entertainment)",
     "cmrc2018": "中文维基百科段落（Chinese Wikipedia passages on many topics）",
+    "traffic_mix": "Wikipedia paragraphs in English and Chinese on many topics, news articles from"
+    " late 2023, and Chinese passages about 岚州, a made-up region (its rivers, towns, companies,"
+    " people)",
+    "traffic_company": "Quillon Labs' documents (English and Chinese): the company, its Kestrel"
+    " sensors and Heron hub, warranty and returns, troubleshooting, after-sales service in China",
 }
+MIX_SETS = ("traffic_mix", "traffic_company")
+"""Named sets read by evaluation.mix (benchmarks/sets/traffic_mix); their corpora are built."""
 
 
 @dataclass
@@ -26,10 +33,25 @@ class EvalSet:
 
 
 def question(
-    qid: str, text: str, answers: list[str], gold: list[str], impossible: bool, kind: str = ""
+    qid: str,
+    text: str,
+    answers: list[str],
+    gold: list[str],
+    impossible: bool,
+    kind: str = "",
+    *,
+    history: list[str] | None = None,
+    requires: list[list[str]] | None = None,
+    language: str | None = None,
+    held_out: bool | None = None,
 ) -> dict[str, Any]:
-    """Return one evaluation question in the common shape (kind: its type or stratum)."""
-    return {
+    """Return one evaluation question in the common shape (kind: its type or stratum).
+
+    The optional fields are added only when given: `history` (the thread's earlier user
+    questions, in order), `requires` (groups of golds; an answer must hold one of each),
+    `language` and `held_out`.
+    """
+    q: dict[str, Any] = {
         "id": str(qid),
         "question": text,
         "answers": answers,
@@ -37,6 +59,11 @@ def question(
         "impossible": impossible,
         "kind": kind or ("unanswerable" if impossible else "answerable"),
     }
+    optional = {"history": history, "requires": requires, "language": language}
+    q.update((key, value) for key, value in optional.items() if value is not None)
+    if held_out is not None:
+        q["held_out"] = held_out
+    return q
 
 
 def load_eval_set(name: str, corpus: Path | None = None) -> EvalSet:
@@ -69,14 +96,24 @@ def load_eval_set(name: str, corpus: Path | None = None) -> EvalSet:
             for r in read_jsonl(base / "cmrc2018_dev500_questions.jsonl")
         ]
         return EvalSet(name, qs, read_jsonl(base / "cmrc2018_dev500_corpus.jsonl"))
+    if name in MIX_SETS:
+        from adaptive_rag.evaluation import mix
+
+        return EvalSet(name, questions_of(mix.mix_records(name)), mix.mix_corpus(name))
     path = Path(name)
     if not path.is_file() or corpus is None or not corpus.is_file():
         raise ValueError(
-            f"unknown data set {name!r}: use squad2, multihop_rag, cmrc2018, or a questions JSONL"
+            f"unknown data set {name!r}: use squad2, multihop_rag, cmrc2018, traffic_mix,"
+            " traffic_company, or a questions JSONL"
             " with --corpus CORPUS.jsonl (doc_id, text)"
         )
+    return EvalSet(path.stem, questions_of(read_jsonl(path)), read_jsonl(corpus))
+
+
+def questions_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Turn records of a questions JSONL into the common shape, keeping the optional fields."""
     qs = []
-    for i, r in enumerate(read_jsonl(path)):
+    for i, r in enumerate(records):
         answers = r.get("answers") or ([r["answer"]] if r.get("answer") else [])
         qs.append(
             question(
@@ -86,9 +123,13 @@ def load_eval_set(name: str, corpus: Path | None = None) -> EvalSet:
                 list(r.get("gold_doc_ids", [])),
                 bool(r.get("is_impossible")),
                 str(r.get("question_type") or ""),
+                history=r.get("history"),
+                requires=r.get("requires"),
+                language=r.get("language"),
+                held_out=r.get("held_out"),
             )
         )
-    return EvalSet(path.stem, qs, read_jsonl(corpus))
+    return qs
 
 
 def of_kinds(data: EvalSet, kinds: tuple[str, ...]) -> EvalSet:
