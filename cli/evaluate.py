@@ -18,7 +18,10 @@ app.add_typer(evaluate, name="eval")
 @evaluate.command("run")
 def eval_run(
     dataset: Annotated[
-        str, typer.Argument(help="squad2, multihop_rag, cmrc2018, traffic_mix, traffic_company, or questions.jsonl")
+        str,
+        typer.Argument(
+            help="squad2, multihop_rag, cmrc2018, traffic_mix, traffic_company, or questions.jsonl"
+        ),
     ],
     out: OutDir = Path("eval-out"),
     configs: Annotated[
