@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from adaptive_rag.core.general import FEATURES, features
+from adaptive_rag.core.general import FEATURES, SURE_FROM, features
 from adaptive_rag.core.language import language_of
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.judge_fit import (
@@ -75,11 +75,11 @@ def pools(seed: int) -> list[dict[str, Any]]:
             )
 
     squad = load_eval_set("squad2").questions
-    take("squad2", [q for q in squad if not q["impossible"]], 80)
-    take("squad2_unanswerable", [q for q in squad if q["impossible"]], 80)
-    take("cmrc2018", load_eval_set("cmrc2018").questions, 60)
+    take("squad2", [q for q in squad if not q["impossible"]], 30)
+    take("squad2_unanswerable", [q for q in squad if q["impossible"]], 20)
+    take("cmrc2018", load_eval_set("cmrc2018").questions, 25)
     mhr = load_eval_set("multihop_rag").questions
-    take("multihop_rag_null", [q for q in mhr if q["impossible"]], 40)
+    take("multihop_rag_null", [q for q in mhr if q["impossible"]], 20)
     candidates = MIX / "candidates_general.jsonl"
     if candidates.exists():
         rows = [
@@ -144,11 +144,11 @@ def decisions(p: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> str:
 
 def fit(path: Path, write: Path | None) -> None:
     """Fit the judge on collected answers; report it held out and per pool left out."""
-    held = measured_questions()  # the mix may have been fixed after the answers were collected
+    measured = measured_questions()  # the mix may have been fixed after answers were collected
     rows = [
         r
         for r in read_jsonl(path)
-        if r["logprob"] is not None and r["question"].strip() not in held
+        if r["logprob"] is not None and r["question"].strip() not in measured
     ]
     x, y = matrix(rows)
     groups = np.array([r["id"] for r in rows])
@@ -157,6 +157,8 @@ def fit(path: Path, write: Path | None) -> None:
     for name in sorted(set(pools_of.tolist())):
         mask = pools_of == name
         print(f"  {name}: {int(mask.sum())} answers, {int(y[mask].sum())} right")
+    rule = (x[:, FEATURES.index("logprob")] >= SURE_FROM).astype(float)
+    print(f"rule (log-probability from {SURE_FROM}): {decisions(rule, y)}")
     for label, columns in (("logprob only", ["logprob"]), ("all features", list(FEATURES))):
         idx = [FEATURES.index(c) for c in columns]
         held = held_out_by(logistic_fit(columns), x[:, idx], y, groups)
@@ -167,7 +169,14 @@ def fit(path: Path, write: Path | None) -> None:
             print(f"  {pool} left out: AUC {shown}; {decisions(p, y[mask])}")
     if write:
         model = fit_logistic("general", FEATURES, x, y)
-        model = type(model)(**{**model.__dict__, "thresholds": {"answer": ANSWER_AT}})
+        from adaptive_rag.providers.chat import resolve_model_spec
+
+        shipped = {
+            **model.__dict__,
+            "thresholds": {"answer": ANSWER_AT},
+            "fitted_for": {"chat_model": resolve_model_spec("auto")},
+        }
+        model = type(model)(**shipped)
         write.write_text(json.dumps(model.to_json(), indent=2) + "\n", encoding="utf-8")
         print(f"wrote {write}")
 

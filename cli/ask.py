@@ -172,6 +172,10 @@ def demo(
             _exit_for(out)
 
 
+WRITERS = ("generate", "answer_general")
+"""The nodes whose tokens are the answer: streamed as they come."""
+
+
 @app.command()
 def chat(
     thread: Annotated[str, typer.Option("--thread", "-t", help="Resume this conversation.")] = "",
@@ -212,7 +216,7 @@ def _stream_turn(graph: Any, payload: Any, config: Any, ctx: Context, command: A
     ):
         if mode == "messages":
             chunk, meta = data
-            if meta.get("langgraph_node") == "generate" and chunk.content:
+            if meta.get("langgraph_node") in WRITERS and chunk.content:
                 streamed.append(str(chunk.content))
                 typer.echo(str(chunk.content), nl=False)
             continue
@@ -220,7 +224,7 @@ def _stream_turn(graph: Any, payload: Any, config: Any, ctx: Context, command: A
             if node == "__interrupt__":
                 reply = input(f"agent asks> {update[0].value['question']}\nyou> ")
                 return command(resume=reply)
-            if node == "generate" and streamed:
+            if node in WRITERS and streamed:
                 typer.echo("")  # end the streamed line
             show_step(node, update or {})
     final = graph.get_state(config).values
