@@ -8,7 +8,8 @@
 prompt, no documents) and keeps its answer, the answer's mean token log-probability and whether it
 is right (a gold answer contained; a question the shared sets mark unanswerable is never right:
 its decline is). The pools are the shared sets' questions and the general-knowledge candidates of
-benchmarks/sets/traffic_mix, less every question of the traffic-mix and company sets, which
+benchmarks/sets/traffic_mix, with the definitions of `general_fit_pool.jsonl` (real terms with the
+words a right definition holds, and made-up terms no answer is right for), less every question of the traffic-mix and company sets, which
 measure the judge and are never fitted on. Answers already collected are kept (a rerun resumes).
 
 `fit` fits a logistic model over `core.general.FEATURES`, reports its AUC and its decisions
@@ -80,6 +81,8 @@ def pools(seed: int) -> list[dict[str, Any]]:
     take("cmrc2018", load_eval_set("cmrc2018").questions, 25)
     mhr = load_eval_set("multihop_rag").questions
     take("multihop_rag_null", [q for q in mhr if q["impossible"]], 20)
+    definitions = Path(__file__).resolve().parent / "general_fit_pool.jsonl"
+    take("definitions", read_jsonl(definitions), 1000)
     candidates = MIX / "candidates_general.jsonl"
     if candidates.exists():
         rows = [

@@ -30,7 +30,7 @@ RARE_BELOW = 3.0
 """A name rarer than this on wordfreq's Zipf scale (about once per million words of general text)
 is one the model cannot be trusted on: the knowledge base would hold it, or nothing does."""
 
-SURE_FROM = -0.45
+SURE_FROM = -0.2
 """The mean token log-probability from which a direct answer is taken as known (the model's
 answers to questions it knows sit above it, its guesses below)."""
 

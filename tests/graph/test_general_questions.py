@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from adaptive_rag import Context, Services, build_graph
+from adaptive_rag.core.general import SURE_FROM
 from adaptive_rag.prompts import answer_general as prompts
 from fake_sources import KeywordRetriever, kb_docs
 from fakes import OddsModel, ScriptedChatModel, ScriptedJudge
@@ -79,7 +80,7 @@ def test_an_answer_the_model_is_unsure_of_keeps_the_decline() -> None:
     assert out["answerable"] is False and out["decline"]["reason"] == "no_relevant_documents"
     judgment = next(j for j in out["diagnostics"]["judgments"] if j["node"] == "answer_general")
     assert judgment["verdict"] == "unsure" and judgment["score"] is not None
-    assert judgment["score"] < -0.45
+    assert judgment["score"] < SURE_FROM
 
 
 def test_a_decline_of_the_self_check_is_answered_from_general_knowledge(
