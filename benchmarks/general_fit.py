@@ -10,7 +10,8 @@ is right (a gold answer contained; a question the shared sets mark unanswerable 
 its decline is). The pools are the shared sets' questions, the general-knowledge candidates of
 benchmarks/sets/traffic_mix and the definitions of `general_fit_pool.jsonl` (real terms with the
 words a right definition holds, and made-up terms no answer is right for), less every question
-of the traffic-mix and company sets, which measure the judge and are never fitted on. Answers already collected are kept (a rerun resumes).
+of the traffic-mix and company sets, which measure the judge and are never fitted on. Answers
+already collected are kept (a rerun resumes).
 
 `fit` fits a logistic model over `core.general.FEATURES`, reports its AUC and its decisions
 (answer when the judge finds the answer more likely right than wrong) on held-out folds grouped by
