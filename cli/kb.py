@@ -3,12 +3,34 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from adaptive_rag.cli.common import EXIT_BAD_CONFIG, Collection, KbPath, app, fail, open_kb
+from adaptive_rag.cli.common import (
+    EXIT_BAD_CONFIG,
+    EXIT_NO_KB,
+    Collection,
+    KbPath,
+    app,
+    fail,
+    open_kb,
+)
 from adaptive_rag.core.access import GROUPS, OWNER, access_metadata
+
+
+@contextmanager
+def writing(kb: Any) -> Iterator[None]:
+    """Say so while a write waits for another process's; one that waited too long exits 3."""
+    from adaptive_rag.knowledge.store import KnowledgeBaseBusyError
+
+    kb.on_wait = lambda message: typer.secho(message, fg=typer.colors.YELLOW, err=True)
+    try:
+        yield
+    except KnowledgeBaseBusyError as exc:
+        raise fail(str(exc), EXIT_NO_KB) from exc
 
 
 @app.command()
@@ -36,7 +58,8 @@ def ingest(
         raise fail(str(exc), EXIT_BAD_CONFIG) from exc
     kb = open_kb(kb_path, collection, create=True)
     started = time.perf_counter()
-    report = kb.ingest([str(p) for p in paths], True, owner, tuple(group or ()))
+    with writing(kb):
+        report = kb.ingest([str(p) for p in paths], True, owner, tuple(group or ()))
     seconds = time.perf_counter() - started
     typer.echo(
         f"{len(report.added)} added, {len(report.replaced)} replaced,"
@@ -74,7 +97,8 @@ def delete(
     """Remove one source and its chunks."""
     kb = open_kb(kb_path, collection, create=False)
     candidates = [source, str(Path(source).expanduser().resolve())]
-    removed = next((n for n in (kb.delete(c) for c in candidates) if n), 0)
+    with writing(kb):
+        removed = next((n for n in (kb.delete(c) for c in candidates) if n), 0)
     if not removed:
         raise fail(f"no source {source!r} in {kb.name!r} (see `adaptive-rag list`)", 1)
     typer.echo(f"removed {removed} chunks of {source}")

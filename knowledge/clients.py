@@ -6,6 +6,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+from adaptive_rag.knowledge.locking import exclusive
+
+OPEN_LOCK = "open.lock"
+"""A lock file in an embedded store's folder: processes start their Chroma clients in turn."""
+
 
 def user_data_dir() -> Path:
     """Return the user data directory (ADAPTIVE_RAG_DATA overrides it)."""
@@ -32,7 +37,9 @@ def chroma_client(kb_path: str) -> tuple[Any, str, Path]:
         return client, f"Chroma server {host}:{port}", user_data_dir() / "bm25" / f"{host}_{port}"
     path = Path(kb_path).expanduser() if kb_path else user_data_dir() / "kb"
     path.mkdir(parents=True, exist_ok=True)
-    return chromadb.PersistentClient(path=str(path), settings=settings), str(path), path / "bm25"
+    with exclusive(path / OPEN_LOCK):  # two first opens would both create Chroma's tables
+        client = chromadb.PersistentClient(path=str(path), settings=settings)
+    return client, str(path), path / "bm25"
 
 
 Flat = str | int | float | bool | list[str]

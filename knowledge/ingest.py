@@ -1,66 +1,32 @@
-"""Ingestion: read, chunk, embed and write files into a knowledge base, resumably and in groups.
+"""Ingestion: read, chunk, embed and write documents into a knowledge base, resumably, in groups.
 
-Deleting a file's chunks is here too: both are the knowledge base's writes.
+Files and documents given in memory (text, or a file's bytes) take one path: a file is read into
+a FileDocument first. Deleting a source's chunks is here too: both are the knowledge base's
+writes, and each holds the collection's write lock from start to end (KnowledgeBase._writing).
 """
 
 from __future__ import annotations
 
-import hashlib
 import sys
 import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
 from typing import Any
 
-from adaptive_rag.core.access import GROUPS, OWNER, access_metadata
-from adaptive_rag.core.entities import entities_of
-from adaptive_rag.knowledge.chunking import Section, chunk_documents, index_text
+from adaptive_rag.core.access import access_metadata
+from adaptive_rag.knowledge.chunking import index_text
 from adaptive_rag.knowledge.clients import chroma_metadata
 from adaptive_rag.knowledge.keyword import KeywordIndex
-from adaptive_rag.knowledge.loading import LoadError, iter_files, load_file
+from adaptive_rag.knowledge.loading import Given, Unreadable, read_files
+from adaptive_rag.knowledge.preparing import IngestReport, Prepared, prepare
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 EMBED_BATCH = 32
 
 
-@dataclass
-class IngestReport:
-    """What an ingest did, file by file."""
-
-    added: list[str] = field(default_factory=list)
-    replaced: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    duplicates: list[str] = field(default_factory=list)
-    moved: list[str] = field(default_factory=list)
-    """Copies of an added file at a path that no longer exists, removed: "old -> new"."""
-    failed: list[str] = field(default_factory=list)
-    chunks_added: int = 0
-    chunks_removed: int = 0
-
-
-@dataclass
-class _Prepared:
-    """A file read and chunked, waiting to be embedded and written."""
-
-    source: str
-    file_hash: str
-    chunks: list[Document]
-    sections: list[Section]
-    old_ids: set[str]
-    """Chunks already stored as asked (same text, same readers): not embedded again."""
-    access: dict[str, Any]
-    """Who may read the file (core.access metadata)."""
-    restricted: set[str] = field(default_factory=set)
-    """Stored chunks of this file whose readers change: rewritten, or removed if gone."""
-    moved_from: dict[str, list[str]] = field(default_factory=dict)
-    """Sources with the same content and readers whose files are gone, with their chunk ids:
-    removed once this file is written."""
-
-
 class Ingestion:
-    """The writing half of KnowledgeBase: ingesting files into it and deleting them."""
+    """The writing half of KnowledgeBase: ingesting files and documents, and deleting them."""
 
     name: str
     _client: Any
@@ -83,6 +49,9 @@ class Ingestion:
     def _keyword_refresh(self) -> None:
         raise NotImplementedError
 
+    def _writing(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
     def _rebuild_keyword_index(self, revision: str) -> KeywordIndex:
         raise NotImplementedError
 
@@ -96,39 +65,72 @@ class Ingestion:
         """Add files and folders; unchanged files are skipped, changed ones replaced.
 
         `owner` (a user or tenant id, "" for every reader) and `groups` say who may read them
-        (core.access); ingesting a file again with other ones rewrites its chunks.
+        (core.access); ingesting a file again with other ones rewrites its chunks. A file whose
+        content is stored under a path that no longer exists replaces that copy (`moved`).
         """
+        return self._ingest_all(read_files(paths), progress, owner, groups, on_disk=True)
+
+    def ingest_documents(
+        self,
+        documents: Iterable[Given],
+        progress: bool = False,
+        owner: str = "",
+        groups: tuple[str, ...] = (),
+    ) -> IngestReport:
+        """Add documents given in memory (TextDocument, FileDocument) as `ingest` adds files.
+
+        Each is added, replaced, unchanged, a duplicate or failed with its reason, under its
+        name; a bad one fails alone. A copy of another stored source is a duplicate: with no
+        file to look at, nothing here is judged moved.
+        """
+        return self._ingest_all(documents, progress, owner, groups, on_disk=False)
+
+    def _ingest_all(
+        self,
+        documents: Iterable[Given | Unreadable],
+        progress: bool,
+        owner: str,
+        groups: tuple[str, ...],
+        on_disk: bool,
+    ) -> IngestReport:
+        """Prepare, embed and write documents, holding the write lock from start to end."""
         access = access_metadata(owner, groups)
         report = IngestReport()
-        prepared: list[_Prepared] = []
-        hashes: dict[str, str] = {}  # file hash -> source, for duplicates within this run
-        for path in iter_files(paths):
-            item = self._prepare(path, report, hashes, access)
-            if item is not None:
-                prepared.append(item)
-        if not prepared:
-            if self._interrupted():
-                self._bump()
-            return report
-        self._bump(refresh=False, writing=True)  # a search during the writes rebuilds BM25 after
-        new_chunks = [c for p in prepared for c in p.chunks if c.id not in p.old_ids]
-        with self._progress(len(new_chunks), progress) as bar:
-            # embed and write a group of files at a time: a crash loses one group's work
-            for group in _groups(prepared, WRITE_GROUP_CHUNKS):
-                fresh = [c for p in group for c in p.chunks if c.id not in p.old_ids]
-                vectors = self._embed(fresh, bar)
-                for item in group:
-                    self._write(item, vectors, report)
-        self._bump()
+        with self._writing():
+            prepared: list[Prepared] = []
+            hashes: dict[str, str] = {}  # content hash -> source, for duplicates within this run
+            names: set[str] = set()
+            for doc in documents:
+                if isinstance(doc, Unreadable):
+                    report.failed.append(f"{doc.name}: {doc.reason}")
+                    continue
+                item = prepare(self._chunks, doc, report, hashes, access, names, on_disk)
+                if item is not None:
+                    prepared.append(item)
+            if not prepared:
+                if self._interrupted():
+                    self._bump()
+                return report
+            self._bump(refresh=False, writing=True)  # a search during the writes rebuilds after
+            new_chunks = [c for p in prepared for c in p.chunks if c.id not in p.old_ids]
+            with self._progress(len(new_chunks), progress) as bar:
+                # embed and write a group at a time: a crash loses one group's work
+                for group in _groups(prepared, WRITE_GROUP_CHUNKS):
+                    fresh = [c for p in group for c in p.chunks if c.id not in p.old_ids]
+                    vectors = self._embed(fresh, bar)
+                    for item in group:
+                        self._write(item, vectors, report)
+            self._bump()
         return report
 
     def delete(self, source: str) -> int:
         """Remove a source's chunks and sections; return how many chunks went."""
-        ids = self._chunks.get(where={"source": source}, include=[])["ids"]
-        if ids:
-            self._chunks.delete(ids=ids)
-            self._drop_sections(source)
-            self._bump()
+        with self._writing():
+            ids = self._chunks.get(where={"source": source}, include=[])["ids"]
+            if ids:
+                self._chunks.delete(ids=ids)
+                self._drop_sections(source)
+                self._bump()
         return len(ids)
 
     def _drop_sections(self, source: str) -> None:
@@ -137,63 +139,7 @@ class Ingestion:
         if ids:
             self._parents.delete(ids=ids)
 
-    def _prepare(
-        self, path: Path, report: IngestReport, hashes: dict[str, str], access: dict[str, Any]
-    ) -> _Prepared | None:
-        """Read and chunk a file unless unchanged or a duplicate; record failures by name."""
-        source = str(path)
-        try:
-            file_hash = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError as exc:
-            report.failed.append(f"{path}: {exc.strerror or exc}")
-            return None
-        existing = self._chunks.get(where={"source": source}, include=["metadatas"])
-        metas = [m or {} for m in existing["metadatas"]]
-        # chunks readable by others than now asked are written again, never kept
-        old_ids = {
-            cid for cid, m in zip(existing["ids"], metas, strict=True) if _same_access(m, access)
-        }
-        stale_access = set(existing["ids"]) - old_ids
-        if old_ids and not stale_access and all(m.get("file_hash") == file_hash for m in metas):
-            expected = {m.get("file_chunks") for m in metas}
-            if expected in ({None}, {len(old_ids)}):  # every chunk is there (a crash may not)
-                report.unchanged.append(source)
-                hashes.setdefault(file_hash, source)
-                return None
-        twins = {} if file_hash in hashes else self._sources_with_hash(file_hash, source, access)
-        # a twin whose file is gone was moved or renamed: this copy replaces it
-        twin = hashes.get(file_hash) or next((t for t in sorted(twins) if Path(t).exists()), "")
-        if twin:
-            report.duplicates.append(f"{source} (same content as {twin})")
-            return None
-        hashes[file_hash] = source
-        try:
-            docs = load_file(path)
-        except LoadError as exc:
-            report.failed.append(str(exc))
-            return None
-        chunks, sections = chunk_documents(docs, source)
-        for chunk in chunks:
-            chunk.metadata.pop(GROUPS, None)  # who may read is the ingest's to say, not the file's
-            chunk.metadata.update(access, file_hash=file_hash, file_chunks=len(chunks))
-            # the graph's entities, from the chunk's own words (not its document's fields)
-            chunk.metadata["entities"] = entities_of(index_text(chunk, described=False))
-        (report.replaced if existing["ids"] else report.added).append(source)
-        return _Prepared(source, file_hash, chunks, sections, old_ids, access, stale_access, twins)
-
-    def _sources_with_hash(
-        self, file_hash: str, source: str, access: dict[str, Any]
-    ) -> dict[str, list[str]]:
-        """Return the other sources with this exact content and readers, with their chunk ids."""
-        where = {"$and": [{"file_hash": file_hash}, {OWNER: access[OWNER]}]}
-        found = self._chunks.get(where=where, include=["metadatas"])
-        twins: dict[str, list[str]] = {}
-        for cid, meta in zip(found["ids"], found["metadatas"], strict=True):
-            if meta and _same_access(meta, access) and meta.get("source") != source:
-                twins.setdefault(str(meta.get("source")), []).append(cid)
-        return twins
-
-    def _remove_moved(self, item: _Prepared, report: IngestReport) -> None:
+    def _remove_moved(self, item: Prepared, report: IngestReport) -> None:
         """Remove the copies of a written file left at paths that no longer exist."""
         for old, ids in sorted(item.moved_from.items()):
             self._chunks.delete(ids=ids)
@@ -224,9 +170,7 @@ class Ingestion:
             bar.update(len(batch))
         return vectors
 
-    def _write(
-        self, item: _Prepared, vectors: dict[str, list[float]], report: IngestReport
-    ) -> None:
+    def _write(self, item: Prepared, vectors: dict[str, list[float]], report: IngestReport) -> None:
         """Add new chunks first, then remove stale ones: a crash leaves nothing lost."""
         fresh = [c for c in item.chunks if c.id not in item.old_ids]
         step = max(1, int(self._client.get_max_batch_size()) // 2)
@@ -263,9 +207,9 @@ WRITE_GROUP_CHUNKS = 256
 """Chunks embedded before they are written (bounds the work a crash can lose)."""
 
 
-def _groups(items: list[_Prepared], size: int) -> Iterator[list[_Prepared]]:
+def _groups(items: list[Prepared], size: int) -> Iterator[list[Prepared]]:
     """Split prepared files into consecutive groups of about `size` new chunks."""
-    group: list[_Prepared] = []
+    group: list[Prepared] = []
     count = 0
     for item in items:
         group.append(item)
@@ -275,10 +219,3 @@ def _groups(items: list[_Prepared], size: int) -> Iterator[list[_Prepared]]:
             group, count = [], 0
     if group:
         yield group
-
-
-def _same_access(meta: dict[str, Any], access: dict[str, Any]) -> bool:
-    """Whether a stored chunk is readable by exactly the readers `access` names."""
-    return meta.get(OWNER) == access[OWNER] and list(meta.get(GROUPS) or []) == list(
-        access.get(GROUPS) or []
-    )

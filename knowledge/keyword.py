@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import bm25s
 import numpy as np
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
 from adaptive_rag.core.terms_zh import quiet_jieba
+from adaptive_rag.knowledge import snapshot
 from adaptive_rag.knowledge.facets import FacetIndex
 from adaptive_rag.knowledge.graph import EntityGraph
 
@@ -134,10 +134,11 @@ class KeywordIndex:
         ]
 
     def save(self, folder: Path) -> None:
-        """Write the index atomically (a new folder swapped in), so readers never see half."""
-        staging = folder.with_name(folder.name + ".new")
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir(parents=True)
+        """Publish the index at `folder` (knowledge.snapshot): readers see the old or the new."""
+        snapshot.publish(folder, self._write)
+
+    def _write(self, staging: Path) -> None:
+        """Write every part of the index into an empty folder of its own."""
         if self.ids:
             self._retriever.save(str(staging / "bm25"))
         self.graph.save(staging)
@@ -151,16 +152,15 @@ class KeywordIndex:
                 }
             )
         )
-        old = folder.with_name(folder.name + ".old")
-        shutil.rmtree(old, ignore_errors=True)
-        if folder.exists():
-            folder.rename(old)
-        staging.rename(folder)
-        shutil.rmtree(old, ignore_errors=True)
 
     @classmethod
     def load(cls, folder: Path) -> KeywordIndex | None:
-        """Read a saved index, or None if there is none (or it is unreadable)."""
+        """Read the published index, or None if there is none (or it is unreadable)."""
+        return snapshot.read(folder, cls._read)
+
+    @classmethod
+    def _read(cls, folder: Path) -> KeywordIndex | None:
+        """Read one version of a saved index, or None if it is gone or damaged."""
         try:
             meta = json.loads((folder / "meta.json").read_text())
             retriever = bm25s.BM25.load(str(folder / "bm25")) if meta["ids"] else bm25s.BM25()

@@ -1,12 +1,19 @@
-"""Read files into documents: text, Markdown (with its front matter), HTML, PDF and JSONL."""
+"""Read documents: files, or documents given in memory (text, or a file's bytes with its name).
+
+Text, Markdown (with its front matter), HTML, PDF and JSONL are read the same way from a file on
+disk and from its bytes: `load_file` reads the file and calls `load_bytes`.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import io
 import json
 import re
-from collections.abc import Iterable, Iterator
-from pathlib import Path
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
 from typing import Any
 
 import yaml
@@ -20,7 +27,39 @@ OWN_KEYS = frozenset(
 
 
 class LoadError(ValueError):
-    """A file could not be read; the message names the file and the reason."""
+    """A document could not be read; the message names it and gives the reason."""
+
+
+@dataclass(frozen=True)
+class TextDocument:
+    """A document given as text; `name` is its source, as a file's path is."""
+
+    name: str
+    text: str
+    title: str = ""
+    """Its title ('': the first Markdown heading, else the name without its extension)."""
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    """Its own fields (author, date, url ...), kept as a JSONL record's are."""
+
+
+@dataclass(frozen=True)
+class FileDocument:
+    """A file's bytes given in memory, read as a file of that name is (its extension decides)."""
+
+    name: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A file that could not be read from disk, and why."""
+
+    name: str
+    reason: str
+
+
+Given = TextDocument | FileDocument
+"""A document to ingest: the knowledge base reads files into FileDocuments too."""
 
 
 def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
@@ -31,7 +70,7 @@ def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
         if path.is_dir():
             found = [c.resolve() for c in sorted(path.rglob("*")) if c.is_file()]
             found = [c for c in found if c.suffix.lower() in SUPPORTED]
-        else:  # a missing or unsupported file is reported by load_file
+        else:  # a missing or unsupported file is reported when read
             found = [path.resolve()]
         for item in found:
             if item not in seen:
@@ -39,37 +78,82 @@ def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
                 yield item
 
 
+def read_files(paths: Iterable[str | Path]) -> Iterator[FileDocument | Unreadable]:
+    """Read the files `iter_files` finds, one at a time, each named by its full path."""
+    for path in iter_files(paths):
+        try:
+            yield FileDocument(str(path), path.read_bytes())
+        except OSError as exc:
+            yield Unreadable(str(path), str(exc.strerror or exc))
+
+
+def content_hash(doc: Given) -> str:
+    """Return a hash of what a document holds: a file's bytes; a text with its title and fields."""
+    if isinstance(doc, FileDocument):
+        data = doc.data
+    else:
+        fields = {str(key): value for key, value in doc.metadata.items()}
+        record = [doc.text, doc.title, fields]
+        data = json.dumps(record, sort_keys=True, default=str, ensure_ascii=False).encode()
+    return hashlib.sha256(data).hexdigest()
+
+
+def load_document(doc: Given) -> list[Document]:
+    """Read a document given in memory; raise LoadError with a reason a user can act on."""
+    if isinstance(doc, FileDocument):
+        return load_bytes(doc.name, doc.data)
+    if not isinstance(doc.text, str) or not doc.text.strip():
+        raise LoadError(f"{doc.name}: contains no text")
+    meta = _fields(dict(doc.metadata))
+    meta["title"] = doc.title or str(meta.get("title") or "") or _title(doc.text, doc.name)
+    return [Document(page_content=doc.text, metadata=meta)]
+
+
 def load_file(path: Path) -> list[Document]:
     """Read one file; raise LoadError with a reason a user can act on."""
-    suffix = path.suffix.lower()
-    if suffix not in SUPPORTED:
-        raise LoadError(
-            f"{path}: unsupported type {suffix or '(none)'}; use {', '.join(SUPPORTED)}"
-        )
+    _check_type(str(path))
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LoadError(f"{path}: {exc.strerror or exc}") from exc
+    return load_bytes(str(path), data)
+
+
+def load_bytes(name: str, data: bytes) -> list[Document]:
+    """Read a file's bytes as the file `name` (its extension picks the reader)."""
+    suffix = _check_type(name)
     try:
         if suffix == ".pdf":
-            docs = _load_pdf(path)
+            docs = _load_pdf(name, data)
         elif suffix == ".jsonl":
-            docs = _load_jsonl(path)
+            docs = _load_jsonl(name, data.decode("utf-8"))
         else:
-            text = path.read_bytes().decode("utf-8-sig")
+            text = data.decode("utf-8-sig")
             if suffix in (".html", ".htm"):
                 text = _html_to_markdown(text)
             fields, text = _front_matter(text) if suffix in (".md", ".markdown") else ({}, text)
-            fields.setdefault("title", _title(text, path))
+            fields.setdefault("title", _title(text, name))
             docs = [Document(page_content=text, metadata=fields)]
     except LoadError:
         raise
     except UnicodeDecodeError as exc:
-        raise LoadError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-    except OSError as exc:
-        raise LoadError(f"{path}: {exc.strerror or exc}") from exc
+        raise LoadError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except Exception as exc:  # corrupt PDFs and the like
-        raise LoadError(f"{path}: cannot be read ({type(exc).__name__}: {exc})") from exc
+        raise LoadError(f"{name}: cannot be read ({type(exc).__name__}: {exc})") from exc
     docs = [d for d in docs if d.page_content.strip()]
     if not docs:
-        raise LoadError(f"{path}: contains no text")
+        raise LoadError(f"{name}: contains no text")
     return docs
+
+
+def _check_type(name: str) -> str:
+    """Return a supported file name's extension; raise LoadError for any other."""
+    suffix = PurePath(name).suffix.lower()
+    if suffix not in SUPPORTED:
+        raise LoadError(
+            f"{name}: unsupported type {suffix or '(none)'}; use {', '.join(SUPPORTED)}"
+        )
+    return suffix
 
 
 def _front_matter(text: str) -> tuple[dict[str, Any], str]:
@@ -111,10 +195,10 @@ def _fields(record: dict[Any, Any]) -> dict[str, Any]:
     return meta
 
 
-def _title(text: str, path: Path) -> str:
-    """Use the first Markdown heading as the title, else the file name."""
+def _title(text: str, name: str) -> str:
+    """Use the first Markdown heading as the title, else the file name without its extension."""
     found = re.search(r"^#{1,3}\s+(.+)$", text, re.MULTILINE)
-    return found.group(1).strip() if found else path.stem
+    return found.group(1).strip() if found else PurePath(name).stem
 
 
 def _html_to_markdown(html: str) -> str:
@@ -131,33 +215,34 @@ def _html_to_markdown(html: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
-def _load_pdf(path: Path) -> list[Document]:
+def _load_pdf(name: str, data: bytes) -> list[Document]:
     """One document per page, keeping the page number."""
     from pypdf import PdfReader
 
-    reader = PdfReader(str(path))
+    reader = PdfReader(io.BytesIO(data))
     info = reader.metadata
-    title = str(info.title if info is not None and info.title else path.stem)
+    title = str(info.title if info is not None and info.title else PurePath(name).stem)
     return [
         Document(page_content=page.extract_text() or "", metadata={"title": title, "page": n})
         for n, page in enumerate(reader.pages, start=1)
     ]
 
 
-def _load_jsonl(path: Path) -> list[Document]:
+def _load_jsonl(name: str, text: str) -> list[Document]:
     """One document per line: `text` plus any flat metadata (id, title, url ...)."""
     docs = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    stem = PurePath(name).stem
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise LoadError(f"{path}:{number}: not JSON ({exc.msg})") from exc
+            raise LoadError(f"{name}:{number}: not JSON ({exc.msg})") from exc
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-            raise LoadError(f"{path}:{number}: each line needs a string field 'text'")
+            raise LoadError(f"{name}:{number}: each line needs a string field 'text'")
         meta = _fields(record)
-        meta.setdefault("title", str(record.get("title") or f"{path.stem} #{number}"))
+        meta.setdefault("title", str(record.get("title") or f"{stem} #{number}"))
         meta["line"] = number
         docs.append(Document(page_content=record["text"], metadata=meta))
     return docs

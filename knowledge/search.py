@@ -42,6 +42,10 @@ class Searching:
         """Return the current BM25 index, graph and facets (KnowledgeBase keeps it)."""
         raise NotImplementedError
 
+    def _observe(self) -> str:
+        """Return the collection's fingerprint, with other processes' writes loaded to search."""
+        raise NotImplementedError
+
     def embed_query(self, query: str) -> list[float]:
         """Return the query's embedding, as vector search makes it."""
         return self._embeddings.embed_query(query)
@@ -62,6 +66,7 @@ class Searching:
         size = self.count()
         if size == 0:
             return []
+        self._observe()
         vector = vector or self.embed_query(query)
         scope = reader.chroma_where()
         if scope is not None and not where:

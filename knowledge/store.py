@@ -1,21 +1,31 @@
-"""The knowledge base: chunks and vectors in Chroma (embedded or server), BM25 kept beside it."""
+"""The knowledge base: chunks and vectors in Chroma (embedded or server), BM25 kept beside it.
+
+Several processes may share one: writers (ingest, delete, a revision bump, an upgrade) hold the
+collection's write lock across processes (knowledge.locking) for their whole write, and every
+write gives the collection a new revision token, so a reader rebuilds what it derived from it.
+"""
 
 from __future__ import annotations
 
+import logging
+import secrets
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from adaptive_rag.core.entities import VERSION
-from adaptive_rag.core.environment import default_collection
+from adaptive_rag.core.environment import default_collection, env_seconds
 from adaptive_rag.knowledge.answer_cache import AnswerCache
 from adaptive_rag.knowledge.clients import chroma_client
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.indexes import derive, summarise
 from adaptive_rag.knowledge.ingest import Ingestion
 from adaptive_rag.knowledge.keyword import KeywordIndex
+from adaptive_rag.knowledge.locking import LockTimeout, WriteLock
 from adaptive_rag.knowledge.search import Searching
-from adaptive_rag.knowledge.upgrade import ACCESS_CONTROL, ENTITIES, get_all, upgrade
+from adaptive_rag.knowledge.upgrade import ACCESS_CONTROL, ENTITIES, get_all, pending, upgrade
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
@@ -25,6 +35,19 @@ class KnowledgeBaseError(RuntimeError):
 
     failure_kind = "knowledge_base_unavailable"
     """How a node reports it (core.failures)."""
+
+
+class KnowledgeBaseBusyError(KnowledgeBaseError):
+    """Another process kept writing to the collection for longer than a writer waits."""
+
+
+WRITE_WAIT = 900.0
+"""Seconds a writer waits for another process's write to end (ADAPTIVE_RAG_WRITE_WAIT)."""
+TOKEN = "revision_token"
+"""Collection metadata: a value no other write gives it, set with every revision bump."""
+CATCH_UP = "adaptive-rag:catch-up"
+"""An id no chunk has: deleting it makes embedded Chroma load other processes' writes."""
+_log = logging.getLogger(__name__)
 
 
 class KnowledgeBase(Ingestion, Searching):
@@ -41,6 +64,12 @@ class KnowledgeBase(Ingestion, Searching):
         self._bm25_dir = bm25 / name
         self._keyword: KeywordIndex | None = None
         self._lock = threading.Lock()
+        self._writer = WriteLock(bm25 / f"{name}@write.lock")
+        self._embedded = bool(client.get_settings().is_persistent)
+        self._seen = ""
+        """The fingerprint whose writes this process's vector search has loaded."""
+        self.on_wait: Callable[[str], None] = _log.warning
+        """Told, once per write, that this writer waits for another process's write."""
         self._chunks = self._collection(name, create=False)
         self._parents = self._collection(f"{name}.parents", create=False)
 
@@ -78,40 +107,54 @@ class KnowledgeBase(Ingestion, Searching):
                 f"{state} {collection!r} at {where}{empty}: add documents first with"
                 f" `adaptive-rag ingest PATH --collection {collection}`"
             )
-        if existing is not None:
-            recorded = (existing.metadata or {}).get("embedding_model")
-            if recorded and recorded != spec:
-                raise KnowledgeBaseError(
-                    f"collection {collection!r} was built with embeddings {recorded!r} but"
-                    f" {spec!r} was asked for: use embedding_model={recorded!r}, or ingest"
-                    " into a new collection"
-                )
-        else:
-            try:
-                client.create_collection(
-                    collection,
-                    embedding_function=None,
-                    metadata={
-                        "embedding_model": spec,
-                        "revision": 0,
-                        ACCESS_CONTROL: 1,
-                        ENTITIES: VERSION,
-                    },
-                    configuration={"hnsw": {"space": "cosine"}},
-                )
-                client.create_collection(f"{collection}.parents", embedding_function=None)
-            except Exception as exc:
-                raise KnowledgeBaseError(f"cannot create collection {collection!r}: {exc}") from exc
+        if existing is None:
+            existing = _create(client, collection, spec)
+        metadata = existing.metadata or {}
+        recorded = metadata.get("embedding_model")
+        if recorded and recorded != spec:
+            raise KnowledgeBaseError(
+                f"collection {collection!r} was built with embeddings {recorded!r} but"
+                f" {spec!r} was asked for: use embedding_model={recorded!r}, or ingest"
+                " into a new collection"
+            )
         kb = cls(client, collection, spec, embeddings or load_embeddings(spec), where, bm25)
-        if existing is not None:
-            kb._upgrade(existing.metadata or {})
+        if pending(metadata):
+            kb._upgrade()
         return kb
 
-    def _upgrade(self, metadata: dict[str, Any]) -> None:
+    def _upgrade(self) -> None:
         """Bring chunks written by an older version up to date (knowledge.upgrade), once."""
-        collection = self._client.get_collection(self.name, embedding_function=None)
-        if upgrade(collection, self._chunks, self._parents, metadata):
-            self._bump()  # the graph derived from the old entities is stale
+        with self._writing():  # another process may have upgraded it meanwhile: read again
+            collection = self._client.get_collection(self.name, embedding_function=None)
+            if upgrade(collection, self._chunks, self._parents, collection.metadata or {}):
+                self._bump()  # the graph derived from the old entities is stale
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Hold the collection's write lock across processes for the block (re-entrant).
+
+        The lock reaches every process on this machine that shares the data folder (for a Chroma
+        server too: the lock lives beside the BM25 index). Processes on other machines that share
+        a server are not serialised: their writes stay whole (every chunk is written by id), and
+        the revision token every bump writes keeps each reader's index in step with them.
+        """
+        wait = env_seconds("ADAPTIVE_RAG_WRITE_WAIT", WRITE_WAIT)
+
+        def waiting(holder: str) -> None:
+            self.on_wait(
+                f"waiting for {holder}, which is writing to {self.name!r} at {self.location}"
+                f" (up to {wait:.0f}s; ADAPTIVE_RAG_WRITE_WAIT)"
+            )
+
+        try:
+            with self._writer.held(wait, waiting):
+                yield
+        except LockTimeout as exc:
+            raise KnowledgeBaseBusyError(
+                f"{exc.holder} kept writing to {self.name!r} at {self.location} for"
+                f" {exc.waited:.0f}s: try again when it is done, or wait longer with"
+                " ADAPTIVE_RAG_WRITE_WAIT"
+            ) from exc
 
     def _collection(self, name: str, create: bool) -> Any:
         """Return a Chroma collection handle (ours, never Chroma's default embedder)."""
@@ -130,18 +173,53 @@ class KnowledgeBase(Ingestion, Searching):
         return AnswerCache(self._client, self.name, self._embeddings)
 
     def revision(self) -> int:
-        """Return the write counter every ingest and delete bumps (keeps BM25 in step)."""
-        meta = self._client.get_collection(self.name, embedding_function=None).metadata or {}
-        return int(meta.get("revision", 0))
+        """Return the write counter every ingest and delete bumps (the answer cache's key)."""
+        return int(self._metadata().get("revision", 0))
+
+    def _metadata(self) -> dict[str, Any]:
+        """Return the collection's metadata as stored now (other processes write it too)."""
+        return dict(self._client.get_collection(self.name, embedding_function=None).metadata or {})
+
+    def _fingerprint(self) -> str:
+        """Return what names the collection's content now: its revision and that write's token.
+
+        Two writes never share a token, even when processes on other machines bump the counter
+        at once and one increment is lost, so an index derived before a write never passes for
+        one derived after it.
+        """
+        meta = self._metadata()
+        return f"{int(meta.get('revision', 0))}.{meta.get(TOKEN, '')}"
+
+    def _observe(self) -> str:
+        """Return the fingerprint; after another process's write, load it into vector search.
+
+        Embedded Chroma keeps each process's vector index in memory and brings it up to date
+        only when that process writes: a write of nothing (deleting an id no chunk has) does, under
+        the write lock. While another process writes, this waits for a later call.
+        """
+        fingerprint = self._fingerprint()
+        if fingerprint == self._seen or not self._embedded:
+            self._seen = fingerprint
+            return fingerprint
+        try:
+            with self._writer.held(0.0, lambda holder: None):
+                self._chunks.delete(ids=[CATCH_UP])
+            self._seen = fingerprint
+        except LockTimeout:
+            pass  # a writer holds it: caught up once it is done
+        except Exception as exc:  # a store that refuses writes still searches what it has
+            _log.warning("cannot load other processes' writes into vector search: %s", exc)
+            self._seen = fingerprint
+        return fingerprint
 
     def keyword_index(self) -> KeywordIndex:
         """Return the BM25 index and entity graph, rebuilt if the collection changed since."""
-        revision = str(self.revision())
+        fingerprint = self._observe()
         with self._lock:
-            if self._keyword is None or self._keyword.fingerprint != revision:
+            if self._keyword is None or self._keyword.fingerprint != fingerprint:
                 saved = KeywordIndex.load(self._bm25_dir)
-                if saved is None or saved.fingerprint != revision:
-                    saved = self._rebuild_keyword_index(revision)
+                if saved is None or saved.fingerprint != fingerprint:
+                    saved = self._rebuild_keyword_index(fingerprint)
                 self._keyword = saved
             return self._keyword
 
@@ -178,26 +256,50 @@ class KnowledgeBase(Ingestion, Searching):
     # -- writing --------------------------------------------------------------------------
 
     def _bump(self, refresh: bool = True, writing: bool = False) -> None:
-        """Advance the revision so every process rebuilds its BM25 index once.
+        """Advance the revision (with a new token) so every process rebuilds its BM25 index once.
 
-        `writing` marks an ingest under way; one that a crash left marked is bumped on the
-        next run even if it has nothing left to write (an index built mid-write is stale).
+        Read, changed and written under the write lock, so no process on this machine loses
+        another's bump. `writing` marks an ingest under way; one that a crash left marked is
+        bumped on the next run even if it has nothing left to write (an index built mid-write
+        is stale).
         """
-        collection = self._client.get_collection(self.name, embedding_function=None)
-        meta = dict(collection.metadata or {})
-        meta["revision"] = int(meta.get("revision", 0)) + 1
-        meta["writing"] = int(writing)
-        collection.modify(metadata=meta)
-        self.answer_cache().clear()  # answers of the old revision can never be found again
-        if refresh:
-            self._keyword_refresh()
+        with self._writing():
+            collection = self._client.get_collection(self.name, embedding_function=None)
+            meta = dict(collection.metadata or {})
+            meta["revision"] = int(meta.get("revision", 0)) + 1
+            meta[TOKEN] = secrets.token_hex(8)
+            meta["writing"] = int(writing)
+            collection.modify(metadata=meta)
+            self.answer_cache().clear()  # answers of the old revision can never be found again
+            if refresh:
+                self._keyword_refresh()
 
     def _interrupted(self) -> bool:
         """Whether an earlier ingest stopped between its first and last revision bump."""
-        meta = self._client.get_collection(self.name, embedding_function=None).metadata or {}
-        return bool(meta.get("writing"))
+        return bool(self._metadata().get("writing"))
 
     def _keyword_refresh(self) -> None:
         """Rebuild and save the BM25 index now, so the next search does not pay for it."""
         with self._lock:
-            self._keyword = self._rebuild_keyword_index(str(self.revision()))
+            self._keyword = self._rebuild_keyword_index(self._fingerprint())
+
+
+def _create(client: Any, collection: str, spec: str) -> Any:
+    """Create a collection and its sections' one; one another process just made is used as is."""
+    try:
+        made = client.get_or_create_collection(
+            collection,
+            embedding_function=None,
+            metadata={
+                "embedding_model": spec,
+                "revision": 0,
+                TOKEN: secrets.token_hex(8),
+                ACCESS_CONTROL: 1,
+                ENTITIES: VERSION,
+            },
+            configuration={"hnsw": {"space": "cosine"}},
+        )
+        client.get_or_create_collection(f"{collection}.parents", embedding_function=None)
+    except Exception as exc:
+        raise KnowledgeBaseError(f"cannot create collection {collection!r}: {exc}") from exc
+    return made

@@ -75,6 +75,11 @@ def backfill_entities(chunks: Any) -> None:
             bar.update(len(batch))
 
 
+def pending(metadata: dict[str, Any]) -> bool:
+    """Whether a collection with this metadata has a step still to run."""
+    return not metadata.get(ACCESS_CONTROL) or metadata.get(ENTITIES) != VERSION
+
+
 def upgrade(collection: Any, chunks: Any, parents: Any, metadata: dict[str, Any]) -> bool:
     """Run the steps a collection has not had; return whether its chunks' entities changed."""
     if not metadata.get(ACCESS_CONTROL):

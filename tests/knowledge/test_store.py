@@ -151,3 +151,20 @@ def test_whole_collection_reads_are_paged(
     kb.ingest([str(copy_sample(tmp_path))], progress=False)
     assert sum(e["chunks"] for e in kb.sources()) == kb.count() > 8
     assert len(kb.keyword_index().ids) == kb.count()
+
+
+def test_a_write_whose_revision_count_was_lost_still_refreshes_keyword_search(
+    open_kb: Any, tmp_path: Path
+) -> None:
+    """Writers on two machines sharing a server can both count revision r+1: the token differs."""
+    docs = copy_sample(tmp_path)
+    open_kb().ingest([str(docs / "company.md")], progress=False)
+    reader = open_kb(create=False)
+    counted = reader.revision()
+    assert reader.keyword_search("Tromsø founded", 3)
+    open_kb().ingest([str(docs / "policies" / "returns.md")], progress=False)
+    collection = reader._client.get_collection("test", embedding_function=None)
+    collection.modify(metadata={**collection.metadata, "revision": counted})  # the count lost
+    assert reader.revision() == counted
+    found = reader.get([cid for cid, _ in reader.keyword_search("restocking fee", 3)])
+    assert any("returns.md" in d.metadata["source"] for d in found)

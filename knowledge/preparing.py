@@ -1,0 +1,135 @@
+"""What an ingest does with each document: unchanged, a duplicate, moved, failed, or to write.
+
+The decision reads the collection (the document's stored chunks, other sources with the same
+content and readers) and the document itself; knowledge.ingest embeds and writes what is left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adaptive_rag.core.access import GROUPS, OWNER
+from adaptive_rag.core.entities import entities_of
+from adaptive_rag.knowledge.chunking import Section, chunk_documents, index_text
+from adaptive_rag.knowledge.loading import Given, LoadError, content_hash, load_document
+from langchain_core.documents import Document
+
+
+@dataclass
+class IngestReport:
+    """What an ingest did, document by document (each listed by its source name)."""
+
+    added: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)
+    """Copies of an added file at a path that no longer exists, removed: "old -> new"."""
+    failed: list[str] = field(default_factory=list)
+    """"name: reason" for each document that could not be read or ingested."""
+    chunks_added: int = 0
+    chunks_removed: int = 0
+
+
+@dataclass
+class Prepared:
+    """A document read and chunked, waiting to be embedded and written."""
+
+    source: str
+    file_hash: str
+    chunks: list[Document]
+    sections: list[Section]
+    old_ids: set[str]
+    """Chunks already stored as asked (same text, same readers): not embedded again."""
+    access: dict[str, Any]
+    """Who may read the file (core.access metadata)."""
+    restricted: set[str] = field(default_factory=set)
+    """Stored chunks of this file whose readers change: rewritten, or removed if gone."""
+    moved_from: dict[str, list[str]] = field(default_factory=dict)
+    """Sources with the same content and readers whose files are gone, with their chunk ids:
+    removed once this file is written."""
+
+
+def prepare(
+    store: Any,
+    doc: Given,
+    report: IngestReport,
+    hashes: dict[str, str],
+    access: dict[str, Any],
+    names: set[str],
+    on_disk: bool,
+) -> Prepared | None:
+    """Read and chunk a document unless unchanged or a duplicate; record failures by name.
+
+    `store` is the collection of chunks. `on_disk`: the documents are files, so a stored copy
+    whose file is gone was moved.
+    """
+    source = doc.name
+    if not source.strip():
+        report.failed.append("(no name): a document needs a name, as a file has its path")
+        return None
+    if source in names:
+        report.failed.append(f"{source}: given more than once in one ingest")
+        return None
+    names.add(source)
+    file_hash = content_hash(doc)
+    existing = store.get(where={"source": source}, include=["metadatas"])
+    metas = [m or {} for m in existing["metadatas"]]
+    # chunks readable by others than now asked are written again, never kept
+    old_ids = {cid for cid, m in zip(existing["ids"], metas, strict=True) if same_access(m, access)}
+    stale_access = set(existing["ids"]) - old_ids
+    if old_ids and not stale_access and all(m.get("file_hash") == file_hash for m in metas):
+        expected = {m.get("file_chunks") for m in metas}
+        if expected in ({None}, {len(old_ids)}):  # every chunk is there (a crash may not)
+            report.unchanged.append(source)
+            hashes.setdefault(file_hash, source)
+            return None
+    twins = {} if file_hash in hashes else _sources_with_hash(store, file_hash, source, access)
+    # a twin whose file is gone was moved or renamed: this file replaces it
+    kept = (t for t in sorted(twins) if not (on_disk and _gone(t)))
+    twin = hashes.get(file_hash) or next(kept, "")
+    if twin:
+        report.duplicates.append(f"{source} (same content as {twin})")
+        return None
+    hashes[file_hash] = source
+    try:
+        docs = load_document(doc)
+    except LoadError as exc:
+        report.failed.append(str(exc))
+        return None
+    chunks, sections = chunk_documents(docs, source)
+    for chunk in chunks:
+        chunk.metadata.pop(GROUPS, None)  # who may read is the ingest's to say, not the file's
+        chunk.metadata.update(access, file_hash=file_hash, file_chunks=len(chunks))
+        # the graph's entities, from the chunk's own words (not its document's fields)
+        chunk.metadata["entities"] = entities_of(index_text(chunk, described=False))
+    (report.replaced if existing["ids"] else report.added).append(source)
+    return Prepared(source, file_hash, chunks, sections, old_ids, access, stale_access, twins)
+
+
+def _sources_with_hash(
+    store: Any, file_hash: str, source: str, access: dict[str, Any]
+) -> dict[str, list[str]]:
+    """Return the other sources with this exact content and readers, with their chunk ids."""
+    where = {"$and": [{"file_hash": file_hash}, {OWNER: access[OWNER]}]}
+    found = store.get(where=where, include=["metadatas"])
+    twins: dict[str, list[str]] = {}
+    for cid, meta in zip(found["ids"], found["metadatas"], strict=True):
+        if meta and same_access(meta, access) and meta.get("source") != source:
+            twins.setdefault(str(meta.get("source")), []).append(cid)
+    return twins
+
+
+def _gone(source: str) -> bool:
+    """Whether a stored source names a file (a full path) that is no longer on this disk."""
+    path = Path(source)
+    return path.is_absolute() and not path.exists()
+
+
+def same_access(meta: dict[str, Any], access: dict[str, Any]) -> bool:
+    """Whether a stored chunk is readable by exactly the readers `access` names."""
+    return meta.get(OWNER) == access[OWNER] and list(meta.get(GROUPS) or []) == list(
+        access.get(GROUPS) or []
+    )
