@@ -25,8 +25,9 @@ classify only for a question the knowledge base holds no likely source for)."""
 KB = "Quillon Labs: Kestrel sensors, Heron hubs, warranty, returns, support"
 SIMPLE = "How long does the Kestrel K2 battery last at the default reporting interval?"
 COMPARE = "Compare the warranty of the Kestrel sensors and the Heron hub."
-ELSEWHERE = "What is photosynthesis?"
-"""No rule routes it and the sample holds no likely source for it: the model routes it."""
+ELSEWHERE = "Who wrote the novel Moby-Dick?"
+"""No rule routes it (it asks no definition) and the sample holds no likely source for it: the model
+routes it."""
 
 
 def context(kb_dir: Path, **settings: Any) -> Context:
