@@ -68,21 +68,22 @@ def rare_names(question: str, texts: Sequence[str], language: str) -> Rare:
     A common name ("France", "法国") is one the model has read about; a rare one ("Quillon
     Labs", "Kestrel K2", "澜川科技") is the knowledge base's to answer, or nobody's.
     """
+    rare = {
+        name: normal
+        for name in sorted(terms_of(question).names)
+        if (normal := key(name)) and _zipf(normal, language) < RARE_BELOW
+    }
+    if not rare:  # the documents are read only for a name they might hold
+        return Rare((), ())
     held_text = " ".join(key(text) for text in texts)
-    rare, held = [], []
-    for name in sorted(terms_of(question).names):
-        normal = key(name)
-        if normal and _zipf(normal, language) < RARE_BELOW:
-            rare.append(name)
-            if _held(normal, held_text):
-                held.append(name)
+    held = [name for name, normal in rare.items() if _held(normal, held_text)]
     return Rare(tuple(rare), tuple(held))
 
 
 def _held(normal: str, text: str) -> bool:
     """Whether the text holds the name, or the name less its last words ("Quillon Labs CEO")."""
     words = normal.split()
-    return any(" ".join(words[:n]) in text for n in range(len(words), 0, -1)) or normal in text
+    return any(" ".join(words[:n]) in text for n in range(len(words), 0, -1))
 
 
 def features(question: str, answer: str, logprob: float | None, chinese: bool) -> dict[str, float]:

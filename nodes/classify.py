@@ -3,8 +3,9 @@
 Rules first; then one search, judged by the fitted relevance judge: a likely source means the
 knowledge base holds the question, so it is looked up with no model call; a question with a word
 that often asks about the present ("latest", "news", "目前") is real-time only when the knowledge
-base holds no likely source for it. The model routes only what neither settles, and, when
-`complex_shape` forces a shape, says whether a question the search settled is complex.
+base holds no likely source for it, and a definition ("What is a …", "什么是…") the knowledge base
+holds no likely source for is general knowledge. The model routes only what neither settles,
+and, when `complex_shape` forces a shape, says whether a question the search settled is complex.
 """
 
 from __future__ import annotations
