@@ -1,10 +1,10 @@
 """What a question's form alone says: small talk that needs no fact, or a general-knowledge form.
 
-Small talk (a greeting, a sum, a translation) is answered by the model with no search and no
-check: there is no fact in it to know or look up. A general-knowledge form (a definition, what an
-abbreviation stands for, "什么是 X") asks what any encyclopedia says; it is answered from the
-model's own knowledge when the knowledge base holds no likely source for it and the question
-names nothing the knowledge base owns (nodes/answer_general).
+Small talk (a greeting, thanks, a goodbye or an apology; a sum; a translation) is answered by the
+model with no search and no check: there is no fact in it to know or look up. A general-knowledge
+form (a definition, what an abbreviation stands for, "什么是 X") asks what any encyclopedia
+says; it is answered from the model's own knowledge when the knowledge base holds no likely
+source for it and the question names nothing the knowledge base owns (nodes/answer_general).
 """
 
 from __future__ import annotations
@@ -14,15 +14,69 @@ from typing import Literal
 
 SmallTalk = Literal["greeting", "arithmetic", "translation"]
 
-_GREETING = re.compile(
-    r"^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening)|你好|您好|谢谢|早上好)"
-    r"[\s!.,。！，?？]*$",
+_ASKS = re.compile(
+    r"\b(what|how|why|when|where|who|whom|whose|which|can|could|do|does|is|are|tell|explain"
+    r"|show|give|list|find|help|describe)\b|什么|怎么|为什么|哪|谁|吗|呢|多少|几|告诉|介绍|说明|解释|帮",
     re.IGNORECASE,
 )
-_ARITHMETIC = re.compile(
-    r"^[\s\d.+\-*/×÷()=^%]+[?？]?$|^(what is|what's|计算)\s*[\d\s.+\-*/×÷()^%]+[?？]?$",
+"""A word that asks or bids: "Thanks, and how do I reset it" is a question, not a pleasantry."""
+
+_PLEASANTRY = re.compile(
+    r"^\s*(?:(?:hi|hello|hey|thanks|thank you|many thanks|cheers|good (?:morning|afternoon|evening"
+    r"|night)|bye|goodbye|see you|take care|have a (?:nice|good|great|lovely) \w+|sorry"
+    r"|my apologies|apologies|my bad|oops|ok|okay|got it|great|cool|nice|perfect|sounds good"
+    r"|never mind|how are you(?: doing)?(?: today)?)(?!\w)"
+    r"|你好吗|你好|您好|谢谢|多谢|感谢|非常感谢|早上好|早安|下午好|晚上好|晚安|再见|拜拜|回头见|祝你"
+    r"|周末愉快|抱歉|对不起|不好意思|好的|明白了|知道了|没问题|没事了|最近怎么样)",
     re.IGNORECASE,
 )
+"""A greeting, thanks, a goodbye, an apology or an acknowledgement, as a message opens."""
+
+_TAIL = 60
+"""Characters a pleasantry may run on after its opening words ("Sorry, I made a typo.")."""
+
+_NUMBER = r"\d+(?:[.,]\d+)?%?"
+_OPERATION = re.compile(
+    r"\s*(?:plus|minus|times|multiplied\s+by|divided\s+by|over|to\s+the\s+power\s+of|squared"
+    r"|cubed|(?:the\s+)?square\s+root\s+of|percent\s+of|of|and|mod(?:ulo)?"
+    r"|加上?|减去?|乘以|乘|除以|的平方根|的立方根|平方根|的平方|的立方|的|次方|百分之"
+    r"|[+\-*/×÷()=^%])\s*",
+    re.IGNORECASE,
+)
+_SUM_FRAME = re.compile(
+    r"^\s*(?:what\s+is|what's|how\s+much\s+is|calculate|compute|work\s+out|计算|请计算|算一下)?"
+    r"(?P<body>.*?)"
+    r"(?:\s*(?:=|equals?|等于多少|等于几|等于|是多少|是几|得多少|得几))?\s*[?？。.!！]?\s*$",
+    re.IGNORECASE,
+)
+"""A sum in words or signs, English or Chinese: "What is 12 times 7?", "81 的平方根是多少？"."""
+
+
+def _is_sum(question: str) -> bool:
+    """Whether a question is nothing but numbers, operations and the words that frame a sum."""
+    framed = _SUM_FRAME.match(question.strip())
+    body = framed.group("body") if framed else ""
+    numbers = re.findall(_NUMBER, body)
+    if not numbers:
+        return False
+    rest = re.sub(_NUMBER, " ", body)
+    operations = _OPERATION.findall(rest)
+    left = _OPERATION.sub("", rest).strip()
+    operates = any(o.strip() not in ("of", "and", "的") for o in operations) or "%" in body
+    return not left and operates
+
+
+def _is_pleasantry(question: str) -> bool:
+    """Whether a message is a pleasantry with at most a short tail that asks nothing."""
+    opened = _PLEASANTRY.match(question)
+    if not opened:
+        return False
+    tail = question[opened.end() :]
+    if re.fullmatch(r"[\s!.,。！，?？~]*", tail):
+        return True  # "How are you?", "你好吗？": the whole message
+    return len(tail) <= _TAIL and not _ASKS.search(tail) and "?" not in tail and "？" not in tail
+
+
 _TRANSLATE = re.compile(r"^\s*(translate\b|翻译)", re.IGNORECASE)
 
 _DEFINITION = re.compile(
@@ -45,10 +99,10 @@ _DEFINITION_ZH = re.compile(
 
 def small_talk(question: str) -> SmallTalk | None:
     """Return what kind of small talk a question is (None for a question that asks a fact)."""
-    if _GREETING.match(question):
-        return "greeting"
-    if _ARITHMETIC.match(question.strip()):
+    if _is_sum(question):
         return "arithmetic"
+    if _is_pleasantry(question):
+        return "greeting"
     if _TRANSLATE.match(question):
         return "translation"
     return None

@@ -14,6 +14,15 @@ from adaptive_rag.nodes.classify import classify_by_rules, names_an_entity, pars
         ("谢谢！", True, "general"),
         ("What is 12 * 7?", False, "general"),
         ("(3+4)*2", True, "general"),
+        ("What is 15% of 80?", False, "general"),
+        ("What is the square root of 144?", False, "general"),
+        ("25 乘以 36 等于多少？", False, "general"),
+        ("81 的平方根是多少？", True, "general"),
+        ("Thanks a lot!", True, "general"),  # a pleasantry in a thread is not a follow-up
+        ("Sorry, I made a typo.", True, "general"),
+        ("Have a great weekend!", False, "general"),
+        ("How are you?", False, "general"),
+        ("好的，明白了。", True, "general"),
         ("Translate 'warranty' into French", False, "general"),
         ("翻译一下这句话", False, "general"),
         ("What is the latest news about Zephyr?", False, "realtime"),
@@ -50,6 +59,13 @@ def test_rules_are_sure_of_clear_cases(question: str, history: bool, expected: s
         "How long is the warranty on the Zephyr X2 kettle?",
         "Who wrote the employee handbook's travel policy?",
         "Zephyr X2 保修期是多久？",
+        # a pleasantry that goes on to ask or bid is a question
+        "Thanks, and how do I reset the kettle?",
+        "Sorry, what is the return window?",
+        "Hi, tell me about the warranty",
+        "谢谢，那退货政策怎么样",
+        "Nice is a city in France.",
+        "What is 3?",  # a number alone is not a sum
         "How long does it take to boil?",  # no history: not a follow-up, left to the model
         "Did the Sporting News article say the Bears won?",  # a publisher, not the news
         "Did the USA Today article report a loss?",  # a publisher, not the day
