@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adaptive_rag.core.unsaid import says_sources_lack
 from adaptive_rag.evaluation.aggregate import (
     Record,
     by_kind,
@@ -22,13 +23,17 @@ def by_checks(records: list[Record]) -> list[dict[str, Any]]:
 
     Compares the first answer written in the scored turn (by `generate` or `answer_general`:
     `first_acc`) with the final one: lost when the first was right and the final is declined or
-    wrong, mended when the first was wrong or nothing was written and the final is right. Runs
-    recorded before `first_acc` was are left out.
+    wrong, mended when the first was wrong or nothing was written and the final is right. A first
+    answer that only says its sources do not hold the answer is a decline in the model's words
+    (`core.unsaid`), never right, whatever words of the gold it repeats. Runs recorded before
+    `first_acc` was are left out.
     """
     rows = []
     kept = [r for r in records if "first_acc" in r and not r["impossible"]]
     for (dataset, config), rs in grouped(kept, lambda r: (r["dataset"], r["config"])).items():
-        first_right = [r["first_acc"] == 1.0 for r in rs]
+        first_right = [
+            r["first_acc"] == 1.0 and not says_sources_lack(r.get("first_answer") or "") for r in rs
+        ]
         final_right = [r["acc"] == 1.0 for r in rs]
         pairs = list(zip(first_right, final_right, strict=True))
         rows.append(

@@ -50,6 +50,8 @@ def test_checks_lost_and_mended_answers() -> None:
         _run("c", "full", 1.0, first_acc=None),  # nothing written at first, right: mended
         _run("d", "full", 1.0, first_acc=1.0),  # right throughout
         _run("e", "full", 0.0, first_acc=None),  # never right
+        # the gold's words inside "the sources do not say": a decline in words, not right at first
+        _run("h", "full", 0.0, first_acc=1.0, first_answer="The sources do not say whether X."),
         _run("f", "full", 1.0, impossible=True),  # unanswerable: not counted
         _run("a", "single", 1.0, first_acc=1.0),
     ]
@@ -57,7 +59,7 @@ def test_checks_lost_and_mended_answers() -> None:
     del old["first_acc"]  # a run recorded before first answers were: left out
     rows = {r["config"]: r for r in by_checks([*records, old])}
     full = rows["full"]
-    assert full["answerable"] == 5 and full["first written right"] == 2
+    assert full["answerable"] == 6 and full["first written right"] == 2
     assert full["final right"] == 3
     assert full["lost to checks"] == 1 and full["mended by checks"] == 2
     single = rows["single"]
