@@ -3,14 +3,16 @@
 Each knowledge-base source gets the probability that the answer needs it (core.relevance), and
 the best one's probability gives CRAG's verdict: correct, ambiguous or incorrect. The likely
 sources are read first; a search with several of them, not judged incorrect, is read whole
-(`reads_whole`), otherwise the doubted sources are left out. Web results are not judged (they
-carry no search signals) and are kept.
+(`reads_whole`), otherwise the doubted sources are left out. A question routed `simple` takes the
+light path: only its likely sources, each cut to the passage the search matched best. Web
+results are not judged (they carry no search signals) and are kept.
 """
 
 from __future__ import annotations
 
 from adaptive_rag.core.fitted import Judge
 from adaptive_rag.core.relevance import keep_sources, searched_by, source_features
+from adaptive_rag.knowledge.sources import passage_of
 from adaptive_rag.nodes.calling import judged, note
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of
@@ -40,9 +42,20 @@ def reads_whole(relevance: Relevance, likely: int) -> bool:
 
     Several likely sources mean the answer may span documents, and one it needs is often among
     those the judge doubts; with one likely source, the doubted ones are left out. A chain's
-    look-alikes (`core.relevance.keep_sources`) stay out either way.
+    look-alikes (`core.relevance.keep_sources`) stay out either way. A question classify routed
+    `simple` asks one fact: its likely sources are read, never the rest (`asks_one_fact`).
     """
     return relevance != "incorrect" and likely >= 2
+
+
+LIGHT = "each its best passage, as the question asks one fact"
+"""How grade_documents' judgment says a simple question's writer reads less of each source."""
+
+
+def asks_one_fact(state: State) -> bool:
+    """Whether classify routed the question `simple`: the light path, that reads less."""
+    route = state.get("route")
+    return route is not None and route["category"] == "simple"
 
 
 def judge_sources(
@@ -97,12 +110,18 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         detail += f"; left out, as holding none of their names: search result{plural} {listed}"
     rest = [i for i in range(len(searched)) if i not in chosen.order and i not in chosen.aside]
     order = chosen.order
+    one_fact = asks_one_fact(state)
     whole = reads_whole(relevance, len(chosen.order))
-    if whole and rest:
+    if whole and rest and one_fact:
+        detail += f"; the other {len(rest)} left out, as the question asks one fact"
+    elif whole and rest:
         order = [*order, *rest]
         detail += f"; the other {len(rest)} read after them, {READ_WHOLE}"
     update["read_whole"] = whole
     kept = [(scores[i], searched[i]) for i in order]
+    if one_fact and any(passage_of(d) is not d for _, d in kept):
+        kept = [(s, passage_of(d)) for s, d in kept]
+        detail += f"; {LIGHT}"
     update["relevance"] = relevance
     update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order, a chain first
     update["doc_scores"] = [1.0] * len(web) + [s for s, _ in kept]

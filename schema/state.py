@@ -137,8 +137,8 @@ class State(InputState, OutputState, total=False):
     general_tried: Annotated[bool, Turn(False)]
     """Whether answer_general already asked the model's own knowledge this turn."""
     read_whole: Annotated[bool, Turn(False)]
-    """Whether grade_documents read the search whole, as several of its sources were likely (the
-    answer is then written without `assess`'s odds)."""
+    """Whether several of the search's sources were likely: grade_documents then reads the rest too
+    (not for a question routed `simple`), and the answer is written without `assess`'s odds."""
     sub_questions: Annotated[list[str], Turn([])]
     """Sub-questions of a complex question."""
     sub_searches: Annotated[list[SubSearch], Turn(RESET), merge_sub_searches]

@@ -19,14 +19,23 @@ THRESHOLDS = {"keep": 0.3, "correct": 0.7, "incorrect": 0.3}
 
 
 def grade(
-    texts: list[str], scores: list[float], thresholds: dict[str, float] = THRESHOLDS
+    texts: list[str] | list[Document],
+    scores: list[float],
+    thresholds: dict[str, float] = THRESHOLDS,
+    route: str | None = None,
 ) -> dict[str, Any]:
     docs = [
-        Document(page_content=text, metadata={"id": str(i), "rank": i + 1, "keyword_rank": i + 1})
+        text
+        if isinstance(text, Document)
+        else Document(
+            page_content=text, metadata={"id": str(i), "rank": i + 1, "keyword_rank": i + 1}
+        )
         for i, text in enumerate(texts)
     ]
     judge = ScriptedJudge(scores, thresholds=thresholds)
     state: Any = {"standalone": QUESTION, "documents": docs}
+    if route:
+        state["route"] = {"category": route, "reason": "", "method": "rule"}
     runtime = Runtime(context=Context())
     return dict(grade_documents(state, runtime, Services(no_web=True, relevance=judge)))
 
@@ -96,6 +105,29 @@ def test_one_likely_source_is_read_alone_and_several_bring_the_rest_of_the_searc
     every = grade([INVENTOR, OTHER], [0.9, 0.8])
     assert every["judgments"][0]["detail"] == "kept 2 of 2 sources at p >= 0.30"
     assert every["read_whole"] is True  # nothing left to add, but several are likely
+
+
+def test_a_simple_question_reads_its_likely_sources_each_cut_to_its_best_passage() -> None:
+    lamp = "The Aurora lamp uses 9 watts."
+    several = grade([OTHER, INVENTOR, lamp], [0.1, 0.9, 0.5], route="simple")
+    assert kept(several) == [INVENTOR, lamp]  # two likely, the doubted one left out
+    assert [d.page_content for d in several["rejected"]] == [OTHER]
+    assert several["read_whole"] is True  # several likely: still written without assess
+    assert several["judgments"][0]["detail"] == (
+        "kept 2 of 3 sources at p >= 0.30; the other 1 left out, as the question asks one fact"
+    )
+    # a document two of whose chunks were found is one source; the light path reads its best one
+    meta = {"id": "9", "rank": 1, "keyword_rank": 1}
+    merged = Document(
+        page_content=f"{INVENTOR}\n…\n{BIRTH}",
+        metadata={**meta, "chunks": 2, "best_chunk": INVENTOR},
+    )
+    light = grade([merged, OTHER], [0.9, 0.1], route="simple")
+    assert kept(light) == [INVENTOR] and "chunks" not in light["documents"][1].metadata
+    assert light["judgments"][0]["detail"] == (
+        "kept 1 of 2 sources at p >= 0.30; each its best passage, as the question asks one fact"
+    )
+    assert kept(grade([merged, OTHER], [0.9, 0.1], route="complex")) == [merged.page_content]
 
 
 def test_an_incorrect_search_keeps_only_the_likely_sources() -> None:
