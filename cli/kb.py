@@ -93,12 +93,19 @@ def delete(
     source: Annotated[str, typer.Argument(help="A source exactly as `list` shows it (or a path).")],
     collection: Collection = None,
     kb_path: KbPath = "",
+    owner: Annotated[
+        str, typer.Option(help="Whose source of that name (as `list` shows it); empty: public.")
+    ] = "",
 ) -> None:
-    """Remove one source and its chunks."""
+    """Remove one source and its chunks (a name under one owner; others' of that name stay)."""
     kb = open_kb(kb_path, collection, create=False)
     candidates = [source, str(Path(source).expanduser().resolve())]
     with writing(kb):
-        removed = next((n for n in (kb.delete(c) for c in candidates) if n), 0)
+        removed = next((n for n in (kb.delete(c, owner) for c in candidates) if n), 0)
     if not removed:
-        raise fail(f"no source {source!r} in {kb.name!r} (see `adaptive-rag list`)", 1)
+        owners = sorted({e[OWNER] or "public" for e in kb.sources() if e["source"] in candidates})
+        held = f"; that name is held by: {', '.join(owners)} (use --owner)" if owners else ""
+        whose = f"{owner}'s" if owner else "public"
+        message = f"no {whose} source {source!r} in {kb.name!r}{held}"
+        raise fail(f"{message} (see `adaptive-rag list`)", 1)
     typer.echo(f"removed {removed} chunks of {source}")

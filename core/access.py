@@ -1,7 +1,9 @@
-"""Who may read which document: one rule, used by every search channel and the answer cache.
+"""Who may read and who may write which document: one rule each, used everywhere.
 
 A document carries `owner` ("" for everyone) and optionally `groups`; a reader sees the
-public documents, their own, and those shared with one of their groups.
+public documents, their own, and those shared with one of their groups. A writer adds, replaces
+and deletes their own documents; public ones and other owners' only as a knowledge-base
+administrator (a user or group the deployment names).
 """
 
 from __future__ import annotations
@@ -60,6 +62,19 @@ class Reader:
             return True
         shared = meta.get(GROUPS) or ()
         return isinstance(shared, list | tuple) and bool(set(shared) & self.named_groups())
+
+    def may_write(self, owner: str, admins: Iterable[str] = ()) -> bool:
+        """Whether this reader may add, replace or delete documents owned by `owner`.
+
+        Their own documents, and any (public ones too) when they or one of their groups is named
+        in `admins`. The anonymous reader owns nothing.
+        """
+        if self.everyone:
+            return True
+        named = {a for a in admins if a}
+        if self.user and (self.user in named or self.named_groups() & named):
+            return True
+        return bool(self.user) and owner == self.user
 
     def named_groups(self) -> set[str]:
         """Return the reader's groups, never an empty name (which no document may match)."""

@@ -31,9 +31,19 @@ def stable_id(*parts: str) -> str:
 
 
 def chunk_documents(
-    docs: list[Document], source: str, chunk_chars: int = CHUNK_CHARS, overlap: int = OVERLAP_CHARS
+    docs: list[Document],
+    source: str,
+    chunk_chars: int = CHUNK_CHARS,
+    overlap: int = OVERLAP_CHARS,
+    owner: str = "",
 ) -> tuple[list[Document], list[Section]]:
-    """Return chunks (with source, title, section, position, parent_id) and their sections."""
+    """Return chunks (with source, title, section, position, parent_id) and their sections.
+
+    Ids derive from the text, the source and its owner: two owners' documents of one name are
+    two sources, whose chunks never overwrite each other's. A public source's ids leave the owner
+    out, as they were before sources had owners.
+    """
+    scope = (owner, source) if owner else (source,)
     splitter = RecursiveCharacterTextSplitter(
         chunk_size=chunk_chars, chunk_overlap=overlap, separators=SEPARATORS, keep_separator="end"
     )
@@ -46,7 +56,7 @@ def chunk_documents(
         for part in headings.split_text(doc.page_content):
             path = " > ".join(part.metadata[k] for _, k in _HEADERS if k in part.metadata)
             whole = f"{path}\n\n{part.page_content}" if path else part.page_content
-            parent = Section(stable_id(source, path, part.page_content), whole, source)
+            parent = Section(stable_id(*scope, path, part.page_content), whole, source)
             sections.append(parent)
             for text in splitter.split_text(part.page_content):
                 meta = {
@@ -56,9 +66,9 @@ def chunk_documents(
                     "position": len(chunks),
                     "parent_id": parent.id,
                 }
-                chunk_id = stable_id(source, path, text)
+                chunk_id = stable_id(*scope, path, text)
                 if chunk_id in seen:  # the same text twice in one file: keep both, distinctly
-                    chunk_id = stable_id(source, path, text, str(len(chunks)))
+                    chunk_id = stable_id(*scope, path, text, str(len(chunks)))
                 seen.add(chunk_id)
                 meta["id"] = chunk_id
                 chunks.append(Document(page_content=text.strip(), metadata=meta, id=chunk_id))

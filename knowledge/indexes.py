@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC
+from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
 from adaptive_rag.knowledge.chunking import index_text
 from adaptive_rag.knowledge.facets import FacetIndex
 from adaptive_rag.knowledge.graph import EntityGraph
@@ -27,13 +27,18 @@ def derive(chunks: Any, revision: str) -> KeywordIndex:
     return KeywordIndex.build(ids, texts, revision, access, graph, FacetIndex.build(metas))
 
 
-def summarise(metadatas: list[Any]) -> list[dict[str, Any]]:
-    """Return one entry per source: its chunk count, title and readers."""
-    summary: dict[str, dict[str, Any]] = {}
+def summarise(metadatas: list[Any], reader: Reader | None = None) -> list[dict[str, Any]]:
+    """Return one entry per source (a name under its owner): its chunks, title and readers.
+
+    With a reader, only the sources it may read.
+    """
+    summary: dict[tuple[str, str], dict[str, Any]] = {}
     for meta in metadatas:
         meta = meta or {}
+        if reader is not None and not reader.may_read(meta):
+            continue
         entry = summary.setdefault(
-            str(meta.get("source", "?")),
+            (str(meta.get("source", "?")), str(meta.get(OWNER, PUBLIC))),
             {
                 "source": meta.get("source"),
                 "chunks": 0,
@@ -43,4 +48,4 @@ def summarise(metadatas: list[Any]) -> list[dict[str, Any]]:
             },
         )
         entry["chunks"] += 1
-    return sorted(summary.values(), key=lambda e: str(e["source"]))
+    return [summary[key] for key in sorted(summary)]

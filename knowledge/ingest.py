@@ -9,20 +9,31 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
+from dataclasses import dataclass, replace
 from typing import Any
 
-from adaptive_rag.core.access import access_metadata
+from adaptive_rag.core.access import OWNER, PUBLIC, access_metadata
 from adaptive_rag.knowledge.chunking import index_text
 from adaptive_rag.knowledge.clients import chroma_metadata
 from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.knowledge.loading import Given, Unreadable, read_files
-from adaptive_rag.knowledge.preparing import IngestReport, Prepared, prepare
+from adaptive_rag.knowledge.preparing import IngestReport, Prepared, of_source, prepare
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 EMBED_BATCH = 32
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far an ingest is: documents and chunks written, of those it writes."""
+
+    documents: int
+    documents_total: int
+    chunks: int
+    chunks_total: int
 
 
 class Ingestion:
@@ -72,18 +83,21 @@ class Ingestion:
 
     def ingest_documents(
         self,
-        documents: Iterable[Given],
+        documents: Iterable[Given | Unreadable],
         progress: bool = False,
         owner: str = "",
         groups: tuple[str, ...] = (),
+        on_progress: Callable[[Progress], None] | None = None,
     ) -> IngestReport:
         """Add documents given in memory (TextDocument, FileDocument) as `ingest` adds files.
 
         Each is added, replaced, unchanged, a duplicate or failed with its reason, under its
-        name; a bad one fails alone. A copy of another stored source is a duplicate: with no
-        file to look at, nothing here is judged moved.
+        name; a bad one (or an Unreadable, failed before it came) fails alone. A copy of another
+        stored source is a duplicate: with no file to look at, nothing here is judged moved.
+        `on_progress` is told the documents and chunks written of those to write, after each
+        group.
         """
-        return self._ingest_all(documents, progress, owner, groups, on_disk=False)
+        return self._ingest_all(documents, progress, owner, groups, False, on_progress)
 
     def _ingest_all(
         self,
@@ -92,6 +106,7 @@ class Ingestion:
         owner: str,
         groups: tuple[str, ...],
         on_disk: bool,
+        on_progress: Callable[[Progress], None] | None = None,
     ) -> IngestReport:
         """Prepare, embed and write documents, holding the write lock from start to end."""
         access = access_metadata(owner, groups)
@@ -102,7 +117,7 @@ class Ingestion:
             names: set[str] = set()
             for doc in documents:
                 if isinstance(doc, Unreadable):
-                    report.failed.append(f"{doc.name}: {doc.reason}")
+                    report.record(doc.name, "failed", doc.reason)
                     continue
                 item = prepare(self._chunks, doc, report, hashes, access, names, on_disk)
                 if item is not None:
@@ -113,6 +128,9 @@ class Ingestion:
                 return report
             self._bump(refresh=False, writing=True)  # a search during the writes rebuilds after
             new_chunks = [c for p in prepared for c in p.chunks if c.id not in p.old_ids]
+            done = Progress(0, len(prepared), 0, len(new_chunks))
+            if on_progress is not None:
+                on_progress(done)
             with self._progress(len(new_chunks), progress) as bar:
                 # embed and write a group at a time: a crash loses one group's work
                 for group in _groups(prepared, WRITE_GROUP_CHUNKS):
@@ -120,22 +138,32 @@ class Ingestion:
                     vectors = self._embed(fresh, bar)
                     for item in group:
                         self._write(item, vectors, report)
+                    done = replace(
+                        done,
+                        documents=done.documents + len(group),
+                        chunks=done.chunks + len(fresh),
+                    )
+                    if on_progress is not None:
+                        on_progress(done)
             self._bump()
         return report
 
-    def delete(self, source: str) -> int:
-        """Remove a source's chunks and sections; return how many chunks went."""
+    def delete(self, source: str, owner: str = PUBLIC) -> int:
+        """Remove a source (its name under `owner`, "" public) and its sections; return its chunks.
+
+        Another owner's source of the same name stays.
+        """
         with self._writing():
-            ids = self._chunks.get(where={"source": source}, include=[])["ids"]
+            ids = self._chunks.get(where=of_source(source, owner), include=[])["ids"]
             if ids:
                 self._chunks.delete(ids=ids)
-                self._drop_sections(source)
+                self._drop_sections(source, owner)
                 self._bump()
         return len(ids)
 
-    def _drop_sections(self, source: str) -> None:
+    def _drop_sections(self, source: str, owner: str) -> None:
         """Remove a source's sections (the small-to-big parents)."""
-        ids = self._parents.get(where={"source": source}, include=[])["ids"]
+        ids = self._parents.get(where=of_source(source, owner), include=[])["ids"]
         if ids:
             self._parents.delete(ids=ids)
 
@@ -144,8 +172,9 @@ class Ingestion:
         for old, ids in sorted(item.moved_from.items()):
             self._chunks.delete(ids=ids)
             report.chunks_removed += len(ids)
-            if not self._chunks.get(where={"source": old}, include=[], limit=1)["ids"]:
-                self._drop_sections(old)  # none of the old path's chunks is left for any reader
+            owner = item.access[OWNER]
+            if not self._chunks.get(where=of_source(old, owner), include=[], limit=1)["ids"]:
+                self._drop_sections(old, owner)  # none of the old path's chunks is left
             report.moved.append(f"{old} -> {item.source}")
 
     def _progress(self, total: int, progress: bool) -> Any:
@@ -194,7 +223,8 @@ class Ingestion:
         stale = sorted((item.old_ids | item.restricted) - keep)
         if stale:
             self._chunks.delete(ids=stale)
-        old_parents = set(self._parents.get(where={"source": item.source}, include=[])["ids"])
+        where = of_source(item.source, item.access[OWNER])
+        old_parents = set(self._parents.get(where=where, include=[])["ids"])
         stale_parents = sorted(old_parents - {s.id for s in item.sections})
         if stale_parents:
             self._parents.delete(ids=stale_parents)

@@ -2,6 +2,8 @@
 
 The decision reads the collection (the document's stored chunks, other sources with the same
 content and readers) and the document itself; knowledge.ingest embeds and writes what is left.
+A source is its name under its owner: another owner's document of the same name is another
+source, never replaced by this one.
 """
 
 from __future__ import annotations
@@ -31,6 +33,24 @@ class IngestReport:
     """"name: reason" for each document that could not be read or ingested."""
     chunks_added: int = 0
     chunks_removed: int = 0
+    outcomes: list[tuple[str, str, str]] = field(default_factory=list)
+    """(name, what happened, why) per document, in the order given: added, replaced, unchanged,
+    duplicate or failed, the why for the last two."""
+
+    def record(self, name: str, status: str, reason: str = "", line: str = "") -> None:
+        """Note what happened to one document, in its list and in `outcomes`.
+
+        `line` is a failure as its list shows it, when the reason names a part of the document
+        ("bad.jsonl:2: not JSON"); else "name: reason".
+        """
+        lists = {"added": self.added, "replaced": self.replaced, "unchanged": self.unchanged}
+        if status == "failed":
+            self.failed.append(line or f"{name}: {reason}")
+        elif status == "duplicate":
+            self.duplicates.append(f"{name} ({reason})")
+        else:
+            lists[status].append(name)
+        self.outcomes.append((name, status, reason))
 
 
 @dataclass
@@ -68,14 +88,14 @@ def prepare(
     """
     source = doc.name
     if not source.strip():
-        report.failed.append("(no name): a document needs a name, as a file has its path")
+        report.record("(no name)", "failed", "a document needs a name, as a file has its path")
         return None
     if source in names:
-        report.failed.append(f"{source}: given more than once in one ingest")
+        report.record(source, "failed", "given more than once in one ingest")
         return None
     names.add(source)
     file_hash = content_hash(doc)
-    existing = store.get(where={"source": source}, include=["metadatas"])
+    existing = store.get(where=of_source(source, access[OWNER]), include=["metadatas"])
     metas = [m or {} for m in existing["metadatas"]]
     # chunks readable by others than now asked are written again, never kept
     old_ids = {cid for cid, m in zip(existing["ids"], metas, strict=True) if same_access(m, access)}
@@ -83,7 +103,7 @@ def prepare(
     if old_ids and not stale_access and all(m.get("file_hash") == file_hash for m in metas):
         expected = {m.get("file_chunks") for m in metas}
         if expected in ({None}, {len(old_ids)}):  # every chunk is there (a crash may not)
-            report.unchanged.append(source)
+            report.record(source, "unchanged")
             hashes.setdefault(file_hash, source)
             return None
     twins = {} if file_hash in hashes else _sources_with_hash(store, file_hash, source, access)
@@ -91,22 +111,28 @@ def prepare(
     kept = (t for t in sorted(twins) if not (on_disk and _gone(t)))
     twin = hashes.get(file_hash) or next(kept, "")
     if twin:
-        report.duplicates.append(f"{source} (same content as {twin})")
+        report.record(source, "duplicate", f"same content as {twin}")
         return None
     hashes[file_hash] = source
     try:
         docs = load_document(doc)
     except LoadError as exc:
-        report.failed.append(str(exc))
+        message = str(exc)
+        report.record(source, "failed", message.removeprefix(f"{source}: "), line=message)
         return None
-    chunks, sections = chunk_documents(docs, source)
+    chunks, sections = chunk_documents(docs, source, owner=access[OWNER])
     for chunk in chunks:
         chunk.metadata.pop(GROUPS, None)  # who may read is the ingest's to say, not the file's
         chunk.metadata.update(access, file_hash=file_hash, file_chunks=len(chunks))
         # the graph's entities, from the chunk's own words (not its document's fields)
         chunk.metadata["entities"] = entities_of(index_text(chunk, described=False))
-    (report.replaced if existing["ids"] else report.added).append(source)
+    report.record(source, "replaced" if existing["ids"] else "added")
     return Prepared(source, file_hash, chunks, sections, old_ids, access, stale_access, twins)
+
+
+def of_source(source: str, owner: str) -> dict[str, Any]:
+    """Return the Chroma `where` of one source: its name under its owner ("" for public)."""
+    return {"$and": [{"source": source}, {OWNER: owner}]}
 
 
 def _sources_with_hash(

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from adaptive_rag.core.access import Reader
 from adaptive_rag.core.entities import VERSION
 from adaptive_rag.core.environment import default_collection, env_seconds
 from adaptive_rag.knowledge.answer_cache import AnswerCache
@@ -249,9 +250,9 @@ class KnowledgeBase(Ingestion, Searching):
         found = self._parents.get(ids=list(dict.fromkeys(ids)), include=["documents"])
         return dict(zip(found["ids"], (d or "" for d in found["documents"]), strict=True))
 
-    def sources(self) -> list[dict[str, Any]]:
-        """List ingested sources with their chunk counts and titles."""
-        return summarise(get_all(self._chunks, ["metadatas"])["metadatas"])
+    def sources(self, reader: Reader | None = None) -> list[dict[str, Any]]:
+        """List ingested sources with their chunk counts, titles and readers (a reader's only)."""
+        return summarise(get_all(self._chunks, ["metadatas"])["metadatas"], reader)
 
     # -- writing --------------------------------------------------------------------------
 

@@ -62,17 +62,25 @@ def test_keyword_channel_finds_a_tenants_document_however_many_others_outrank_it
     assert any("CANARY-BOB-3X9" in d.page_content for d in kb.get(sorted(ids)))
 
 
-def test_reingesting_a_file_for_another_owner_moves_it(kb: KnowledgeBase, tmp_path: Path) -> None:
+def test_the_same_name_for_another_owner_is_another_source(
+    kb: KnowledgeBase, tmp_path: Path
+) -> None:
     path = str(tmp_path / "corpus" / "bob" / "merger.md")
     report = kb.ingest([path], progress=False, owner="alice")
-    assert report.replaced == [path]
+    assert report.added == [path]  # alice's own source of that name, beside bob's
     merger = [d for d in kb.get(_ids(kb)) if d.metadata["source"] == path]
-    assert merger and {d.metadata["owner"] for d in merger} == {"alice"}
+    assert {d.metadata["owner"] for d in merger} == {"alice", "bob"}
+    assert len({d.id for d in merger}) == len(merger)  # neither overwrote the other's chunks
+    listed = [(s["source"], s["owner"]) for s in kb.sources() if s["source"] == path]
+    assert listed == [(path, "alice"), (path, "bob")]
+    assert [s["owner"] for s in kb.sources(Reader("bob")) if s["source"] == path] == ["bob"]
+    assert kb.ingest([path], progress=False, owner="alice").unchanged == [path]
+    assert kb.delete(path, owner="alice") > 0  # alice's copy goes; bob's stays
     bob_sees = HybridRetriever(kb=kb, k=6, reader=Reader("bob")).invoke(
         "Project Heron merger code word"
     )
-    assert all("CANARY-BOB-3X9" not in d.page_content for d in bob_sees)
-    assert kb.ingest([path], progress=False, owner="alice").unchanged == [path]
+    assert any("CANARY-BOB-3X9" in d.page_content for d in bob_sees)
+    assert kb.delete(path) == 0  # no public source of that name
 
 
 def test_the_same_file_for_two_owners_is_stored_for_both(kb: KnowledgeBase, tmp_path: Path) -> None:
