@@ -67,7 +67,10 @@ def served_config() -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     config = {
         "dependencies": ["adaptive-rag"],  # installed already; the CLI needs one named
-        "graphs": {"agent": "adaptive_rag.served:agent"},
+        "graphs": {
+            "agent": "adaptive_rag.served:agent",
+            "knowledge": "adaptive_rag.served:knowledge",
+        },
         "http": {"app": "adaptive_rag.webapp:app"},
         "auth": {"path": "adaptive_rag.auth:auth", "disable_studio_auth": True},
     }

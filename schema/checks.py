@@ -18,15 +18,20 @@ MAX_QUESTION_CHARS = 4000
 """The longest question accepted, in characters: a limit a request cannot raise."""
 
 
+def looks_binary(text: str) -> bool:
+    """Whether a text is binary data decoded as text: many control characters, or U+FFFD runs."""
+    controls = len(_CONTROL.findall(text))
+    return controls > max(2, len(text) // 20) or "\ufffd" * 3 in text
+
+
 def clean_question(text: str, max_chars: int = MAX_QUESTION_CHARS) -> tuple[str, str]:
     """Return the question without control characters, or '' and why it cannot be asked."""
     if any("\ud800" <= ch <= "\udfff" for ch in text):
         return "", "The question is not valid UTF-8 text. Please send it as UTF-8."
-    controls = len(_CONTROL.findall(text))
     question = _CONTROL.sub("", text).strip()
     if not question:
         return "", "Please ask a question: the input had no question text."
-    if controls > max(2, len(text) // 20) or "\ufffd" * 3 in question:
+    if looks_binary(text):
         return "", "The input looks like binary data, not a question."
     if len(question) > max_chars:
         return "", (

@@ -11,6 +11,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from adaptive_rag.schema.context import Context, removed_problem
+from adaptive_rag.schema.knowledge import KnowledgeContext
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
@@ -34,6 +35,31 @@ def context_of(runtime: Runtime[Any] | None) -> Context:
     user = claims.get("reader", claims.get("identity", ""))
     groups = claims.get("groups") or []
     return replace(ctx, user=str(user), groups=",".join(str(g) for g in groups))
+
+
+def knowledge_context_of(
+    runtime: Runtime[Any] | None,
+) -> tuple[KnowledgeContext, dict[str, Any] | None]:
+    """Return the knowledge graph's settings, as the signed-in user on a server, and the claims.
+
+    The claims are None when no server stands between the caller and the graph (a host's own
+    process); on a server without authentication they name the anonymous reader.
+    """
+    try:
+        configurable = get_config().get("configurable") or {}
+    except RuntimeError:
+        configurable = {}
+    ctx = runtime.context if runtime is not None else None
+    if not isinstance(ctx, KnowledgeContext):
+        given = ctx if isinstance(ctx, dict) else configurable
+        names = {f.name for f in fields(KnowledgeContext)}
+        ctx = KnowledgeContext(**{key: value for key, value in given.items() if key in names})
+    claims = signed_in(runtime, configurable)
+    if claims is None:
+        return ctx, None
+    user = claims.get("reader", claims.get("identity", ""))
+    groups = ",".join(str(g) for g in claims.get("groups") or [])
+    return replace(ctx, user=str(user), groups=groups), claims
 
 
 def _from_mapping(settings: dict[str, Any]) -> Context:

@@ -22,6 +22,7 @@ from langchain_core.retrievers import BaseRetriever
 
 if TYPE_CHECKING:
     from adaptive_rag.knowledge.answer_cache import AnswerCache
+    from adaptive_rag.knowledge.store import KnowledgeBase
 
 
 class RetrieverUnavailableError(RuntimeError):
@@ -35,25 +36,39 @@ _OPEN: dict[tuple[str, ...], Any] = {}
 _OPEN_LOCK = threading.Lock()
 
 
-def default_retriever(ctx: Context) -> BaseRetriever:
-    """Return hybrid search over the context's knowledge base (opened once per process)."""
-    from adaptive_rag.knowledge.retriever import HybridRetriever
-    from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError
+def open_knowledge_base(
+    kb_path: str, collection: str, embedding_model: str, create: bool = False
+) -> KnowledgeBase:
+    """Return a knowledge base, opened once per process: the agent and the knowledge graph share it.
+
+    `create` makes a missing collection (the knowledge graph's first write); the agent never does.
+    Raises KnowledgeBaseError when it cannot be opened.
+    """
+    from adaptive_rag.knowledge.store import KnowledgeBase
 
     key = (
-        ctx.kb_path,
-        ctx.collection,
-        ctx.embedding_model,
+        kb_path,
+        collection,
+        embedding_model,
         os.environ.get("CHROMA_HOST", ""),
         os.environ.get("CHROMA_PORT", ""),
     )
     with _OPEN_LOCK:
         if key not in _OPEN:
-            try:
-                _OPEN[key] = KnowledgeBase.open(ctx.kb_path, ctx.collection, ctx.embedding_model)
-            except KnowledgeBaseError as exc:
-                raise RetrieverUnavailableError(str(exc)) from exc
-        kb = _OPEN[key]
+            _OPEN[key] = KnowledgeBase.open(kb_path, collection, embedding_model, create=create)
+        kb: KnowledgeBase = _OPEN[key]
+        return kb
+
+
+def default_retriever(ctx: Context) -> BaseRetriever:
+    """Return hybrid search over the context's knowledge base (opened once per process)."""
+    from adaptive_rag.knowledge.retriever import HybridRetriever
+    from adaptive_rag.knowledge.store import KnowledgeBaseError
+
+    try:
+        kb = open_knowledge_base(ctx.kb_path, ctx.collection, ctx.embedding_model)
+    except KnowledgeBaseError as exc:
+        raise RetrieverUnavailableError(str(exc)) from exc
     return HybridRetriever(
         kb=kb,
         k=ctx.k,

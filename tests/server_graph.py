@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from adaptive_rag import Services, build_graph
 from adaptive_rag.core.access import Reader
+from adaptive_rag.graph.knowledge import build_knowledge_graph
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import HashEmbeddings, KeywordRetriever, kb_docs
@@ -126,3 +127,36 @@ tenants_graph = build_graph(
     services=Services(chat_model=echo_model(), retriever=TenantsKB(), no_web=True),
     name="Adaptive RAG (tenants, echo model)",
 )
+
+
+_SHARED: list[KnowledgeBase] = []
+
+
+def _shared_kb(_: Any = None) -> KnowledgeBase:
+    """The knowledge base at SHARED_KB that the knowledge graph writes and the agent searches."""
+    with _LOCK:
+        if not _SHARED:
+            path = os.environ["SHARED_KB"]
+            _SHARED.append(
+                KnowledgeBase.open(
+                    path, "shared", "test:hash", create=True, embeddings=HashEmbeddings()
+                )
+            )
+        return _SHARED[0]
+
+
+class SharedKB(BaseRetriever):
+    """Hybrid search over the shared knowledge base, as `reader` may read it."""
+
+    reader: Reader = Reader()
+
+    def _get_relevant_documents(self, query: str, *, run_manager: Any = None) -> list[Document]:
+        return HybridRetriever(kb=_shared_kb(), k=4, reader=self.reader).invoke(query)
+
+
+shared_graph = build_graph(
+    services=Services(chat_model=echo_model(), retriever=SharedKB(), no_web=True),
+    name="Adaptive RAG (shared knowledge base, echo model)",
+)
+
+knowledge_graph = build_knowledge_graph(_shared_kb, name="Knowledge base (shared, test embedder)")

@@ -194,3 +194,52 @@ def test_python_and_http_refuse_the_same_input_in_the_same_words(case: str, tall
     assert all(m.name == REJECTED for m in kept)  # only stand-ins; the input itself is gone
     assert sum(len(str(m.content)) for m in kept) < 1000
     tally(faults=1)
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        ({"assistant_id": "knowledge", "input": {"documents": "a.md"}}, "must be a list"),
+        (
+            {"assistant_id": "knowledge", "input": {"documents": [{"text": "x"}]}},
+            "input.documents[0]: a document needs a non-empty 'name'",
+        ),
+        (
+            {"assistant_id": "knowledge", "input": {"documents": [{"name": "a", "text": 5}]}},
+            "'text' must be a string",
+        ),
+        ({"assistant_id": "knowledge", "input": {"delete": "a.md"}}, "list of strings"),
+        ({"assistant_id": "knowledge", "input": {"public": "yes"}}, "true or false"),
+        ({"graph_id": "knowledge", "context": {"collection": "docs"}}, ""),
+        ({"assistant_id": "knowledge", "input": {"documents": [{"name": "a", "text": "x"}]}}, ""),
+        ({"assistant_id": "knowledge", "input": {}}, ""),
+        ({"assistant_id": "agent", "input": {"question": 5}}, "must be a string"),
+    ],
+)
+def test_each_graph_has_its_own_request_rule(body: dict[str, Any], problem: str) -> None:
+    from adaptive_rag.webapp import run_request_problem
+
+    found = run_request_problem(json.dumps(body).encode())
+    assert (problem in found) if problem else found == ""
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from adaptive_rag import webapp
+    from starlette.testclient import TestClient
+
+    monkeypatch.setattr(webapp, "MAX_REQUEST_BYTES", 1000)
+    client = TestClient(webapp.app)
+    big = {"assistant_id": "knowledge", "input": {"documents": [{"name": "a", "text": "x" * 2000}]}}
+    response = client.post("/runs/wait", json=big)
+    assert response.status_code == 413 and "the limit is 1000 bytes" in response.json()["detail"]
+
+    def chunks() -> Any:  # no content-length: refused once the body read passes the limit
+        yield b'{"input": {"question": "'
+        for _ in range(10):
+            yield b"x" * 200
+        yield b'"}}'
+
+    response = client.post("/runs", content=chunks())
+    assert response.status_code == 413

@@ -1,0 +1,112 @@
+"""The knowledge graph over HTTP: two `langgraph dev` servers, one knowledge base, two owners.
+
+Server A takes the writes through the SDK; server B (another process on the same data folder)
+answers from them in its first run after the write returns. Authentication is on: who writes is
+the token's subject, never the request's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import jwt
+import pytest
+from langgraph_sdk import get_sync_client
+from servers import ROOT, langgraph_dev
+
+pytestmark = pytest.mark.server
+
+SECRET = "test-secret-for-adaptive-rag-auth-0123456789"
+MODULE = ROOT / "tests" / "server_graph.py"
+CANARY = "The Heron project code word is LAPWING-7Q."
+
+
+def bearer(sub: str, groups: list[str] | None = None) -> dict[str, str]:
+    claims = {"sub": sub, "groups": groups or [], "exp": int(time.time()) + 3600}
+    return {"Authorization": f"Bearer {jwt.encode(claims, SECRET, algorithm='HS256')}"}
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    work = tmp_path_factory.mktemp("knowledge")
+    env = {"ADAPTIVE_RAG_AUTH_SECRET": SECRET, "SHARED_KB": str(work / "kb")}
+    graphs = {"knowledge": f"{MODULE}:knowledge_graph", "shared": f"{MODULE}:shared_graph"}
+    (work / "a").mkdir()
+    (work / "b").mkdir()
+    with langgraph_dev(work / "a", graphs, env=env) as (a, _):
+        with langgraph_dev(work / "b", graphs, env=env) as (b, _):
+            yield a, b
+
+
+def write(url: str, user: str, request: dict[str, Any]) -> dict[str, Any]:
+    client = get_sync_client(url=url, headers=bearer(user))
+    return dict(client.runs.wait(None, "knowledge", input=request))  # type: ignore[arg-type]
+
+
+def ask(url: str, user: str, question: str) -> dict[str, Any]:
+    client = get_sync_client(url=url, headers=bearer(user))
+    return dict(client.runs.wait(None, "shared", input={"question": question}))  # type: ignore[arg-type]
+
+
+def test_a_document_written_on_one_server_is_answered_from_on_the_other(
+    servers: tuple[str, str],
+) -> None:
+    a, b = servers
+    client = get_sync_client(url=a, headers=bearer("alice"))
+    request = {"documents": [{"name": "heron.md", "text": f"# Heron\n\n{CANARY}"}]}
+    parts = list(
+        client.runs.stream(None, "knowledge", input=request, stream_mode=["custom", "values"])
+    )
+    progress = [p.data for p in parts if p.event == "custom"]
+    assert progress[0]["documents_total"] == 1 and progress[-1]["documents"] == 1
+    final = [p.data for p in parts if p.event == "values"][-1]
+    assert final["results"] == [{"name": "heron.md", "status": "added", "reason": ""}]
+    assert [(s["source"], s["owner"]) for s in final["sources"]] == [("heron.md", "alice")]
+    out = ask(b, "alice", "What is the Heron project code word?")
+    assert "LAPWING-7Q" in out["answer"]
+    assert any(s.get("source") == "heron.md" for s in out["sources"])
+    assert "LAPWING-7Q" not in ask(b, "bob", "What is the Heron project code word?")["answer"]
+
+
+def test_two_owners_keep_their_own_document_of_one_name(servers: tuple[str, str]) -> None:
+    a, b = servers
+    for user in ("carol", "dave"):
+        note = {"name": "notes.md", "text": f"{user.title()} keeps the spare keys in drawer 4."}
+        assert write(a, user, {"documents": [note]})["results"][0]["status"] == "added"
+    for user in ("carol", "dave"):
+        listed = write(b, user, {})["sources"]
+        assert [(s["source"], s["owner"]) for s in listed] == [("notes.md", user)]
+    gone = write(b, "dave", {"delete": ["notes.md", "heron.md"]})["results"]
+    assert [(r["name"], r["status"]) for r in gone] == [
+        ("notes.md", "deleted"),
+        ("heron.md", "not_found"),  # alice's: dave deletes only his own
+    ]
+    assert [s["owner"] for s in write(a, "carol", {})["sources"]] == ["carol"]
+    assert [s["source"] for s in write(a, "alice", {})["sources"]] == ["heron.md"]
+
+
+def test_the_request_cannot_say_who_writes_and_public_ones_need_an_administrator(
+    servers: tuple[str, str],
+) -> None:
+    a, _ = servers
+    client = get_sync_client(url=a, headers=bearer("erin"))
+    out = client.runs.wait(
+        None,
+        "knowledge",
+        input={"documents": [{"name": "e.md", "text": "Erin's note."}]},
+        context={"user": "alice"},
+    )
+    assert out["sources"][0]["owner"] == "erin"  # type: ignore[index]
+    public = write(a, "erin", {"documents": [{"name": "p.md", "text": "x y z"}], "public": True})
+    assert public["results"][0]["status"] == "refused"
+
+
+def test_a_malformed_request_is_a_422_and_starts_no_run(servers: tuple[str, str]) -> None:
+    a, _ = servers
+    body = {"assistant_id": "knowledge", "input": {"documents": [{"text": "no name"}]}}
+    response = httpx.post(f"{a}/runs/wait", json=body, headers=bearer("alice"), timeout=30)
+    assert response.status_code == 422
+    assert "a document needs a non-empty 'name'" in response.json()["detail"]
