@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, Required, TypedDict
+from typing import Any, Literal, NotRequired, Required
 
 from adaptive_rag.core.access import Reader
 from adaptive_rag.core.environment import default_collection
+from typing_extensions import TypedDict
 
 MAX_DOCUMENTS = 100
 """Documents one request may add; those past it fail with their reason (send another request)."""

@@ -110,3 +110,54 @@ def test_a_malformed_request_is_a_422_and_starts_no_run(servers: tuple[str, str]
     response = httpx.post(f"{a}/runs/wait", json=body, headers=bearer("alice"), timeout=30)
     assert response.status_code == 422
     assert "a document needs a non-empty 'name'" in response.json()["detail"]
+
+
+def test_an_mcp_host_lists_both_graphs_writes_a_document_and_asks_the_agent(
+    servers: tuple[str, str],
+) -> None:
+    """The official `mcp` client over langgraph-api's /mcp: each graph is a tool, the same rules."""
+    import asyncio
+
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    a, b = servers
+
+    def tool_of(url: str, graph: str) -> str:
+        """The tool name MCP gives a graph: its assistant's name, as the server shows it."""
+        sdk = get_sync_client(url=url, headers=bearer("frank"))
+        (assistant,) = sdk.assistants.search(graph_id=graph, limit=1)
+        return str(assistant["name"])
+
+    async def session_calls(url: str, user: str, calls: list[tuple[str, dict[str, Any]]]) -> Any:
+        client = create_mcp_http_client(headers=bearer(user))
+        async with client, streamable_http_client(f"{url}/mcp", http_client=client) as streams:
+            read, write_stream = streams[0], streams[1]
+            async with ClientSession(read, write_stream) as session:
+                await session.initialize()
+                listed = {t.title or t.name: t.name for t in (await session.list_tools()).tools}
+                assert all(tool_of(url, g) in listed for g in ("knowledge", "shared")), listed
+                names = {graph: listed[tool_of(url, graph)] for graph in ("knowledge", "shared")}
+                results = [await session.call_tool(names[g], args) for g, args in calls]
+                return listed, results
+
+    note = {"name": "mcp.md", "text": "The MCP canary word is OSPREY-4K."}
+    tools, (written,) = asyncio.run(
+        session_calls(a, "frank", [("knowledge", {"documents": [note]})])
+    )
+    assert len(tools) >= 2  # both graphs are tools (session_calls found each by its title)
+    assert not written.is_error and "'status': 'added'" in written.content[0].text
+    assert "'owner': 'frank'" in written.content[0].text
+    _, (answer, refused) = asyncio.run(
+        session_calls(
+            b,
+            "frank",
+            [
+                ("shared", {"question": "What is the MCP canary word?"}),
+                ("knowledge", {"documents": [{"name": "p.md", "text": "x y"}], "public": True}),
+            ],
+        )
+    )
+    assert "OSPREY-4K" in answer.content[0].text and "mcp.md" in answer.content[0].text
+    assert "'status': 'refused'" in refused.content[0].text
