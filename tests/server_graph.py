@@ -160,3 +160,28 @@ shared_graph = build_graph(
 )
 
 knowledge_graph = build_knowledge_graph(_shared_kb, name="Knowledge base (shared, test embedder)")
+
+
+class SlowHashEmbeddings(HashEmbeddings):
+    """The test embedder at EMBED_DELAY seconds a batch: a batch that a test can kill midway."""
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        time.sleep(float(os.environ.get("EMBED_DELAY", "0.3")))
+        return super().embed_documents(texts)
+
+
+def _slow_kb(_: Any = None) -> KnowledgeBase:
+    with _LOCK:
+        if not _SLOW:
+            path = os.environ["SHARED_KB"]
+            _SLOW.append(
+                KnowledgeBase.open(
+                    path, "slow", "test:hash", create=True, embeddings=SlowHashEmbeddings()
+                )
+            )
+        return _SLOW[0]
+
+
+_SLOW: list[KnowledgeBase] = []
+
+slow_knowledge_graph = build_knowledge_graph(_slow_kb, name="Knowledge base (slow test embedder)")

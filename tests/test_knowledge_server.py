@@ -161,3 +161,55 @@ def test_an_mcp_host_lists_both_graphs_writes_a_document_and_asks_the_agent(
     )
     assert "OSPREY-4K" in answer.content[0].text and "mcp.md" in answer.content[0].text
     assert "'status': 'refused'" in refused.content[0].text
+
+
+def test_a_server_killed_mid_batch_completes_it_when_the_batch_is_sent_again(
+    tmp_path: Any,
+) -> None:
+    """kill -9 while a batch embeds; the same batch again leaves every document once, whole."""
+    import os
+    import signal
+
+    paragraph = "The Heron valve {i}.{j} holds {j} bar of pressure in the north loop. " * 12
+    docs = [
+        {
+            "name": f"valve-{i}.md",
+            "text": "\n\n".join(paragraph.format(i=i, j=j) for j in range(40)),
+        }
+        for i in range(8)
+    ]  # about 320 chunks: two write groups, ten embedding batches
+    env = {"ADAPTIVE_RAG_AUTH_SECRET": SECRET, "SHARED_KB": str(tmp_path / "kb")}
+    graphs = {"slow": f"{MODULE}:slow_knowledge_graph"}
+    with langgraph_dev(tmp_path, graphs, env=env) as (url, proc):
+        client = get_sync_client(url=url, headers=bearer("alice"))
+        stream = client.runs.stream(None, "slow", input={"documents": docs}, stream_mode="custom")
+        for part in stream:
+            if part.event == "custom" and part.data.get("documents", 0) > 0:
+                os.killpg(proc.pid, signal.SIGKILL)  # the first write group is in; the rest is not
+                break
+        proc.wait(timeout=30)
+    with langgraph_dev(tmp_path, graphs, env=env) as (url, _):
+        again = write_to(url, "slow", "alice", {"documents": docs})
+    fates = {r["status"] for r in again["results"]}
+    assert fates <= {"added", "replaced", "unchanged"} and "unchanged" in fates
+    assert fates - {"unchanged"}  # the kill came mid-batch: some were still to write
+    assert len(again["results"]) == len(docs)
+    listed = {s["source"]: s["chunks"] for s in again["sources"]}
+    whole = {d["name"]: n for d, n in zip(docs, _chunk_counts(docs), strict=True)}
+    assert listed == whole  # every document once, with every chunk, none doubled
+
+
+def write_to(url: str, graph: str, user: str, request: dict[str, Any]) -> dict[str, Any]:
+    client = get_sync_client(url=url, headers=bearer(user))
+    return dict(client.runs.wait(None, graph, input=request))  # type: ignore[arg-type]
+
+
+def _chunk_counts(docs: list[dict[str, Any]]) -> list[int]:
+    """The chunks a one-process ingest makes of each document."""
+    from adaptive_rag.knowledge.chunking import chunk_documents
+    from adaptive_rag.knowledge.loading import TextDocument, load_document
+
+    return [
+        len(chunk_documents(load_document(TextDocument(d["name"], d["text"])), d["name"])[0])
+        for d in docs
+    ]
