@@ -176,6 +176,17 @@ def bench_grounding(
     typer.echo(table(gb.measure(answers, chunk_chars)))
 
 
+@bench.command("ingest-server")
+def bench_ingest_server(
+    documents: Annotated[int, typer.Option(help="Documents (SQuAD2 paragraphs) to ingest.")] = 200,
+    batch: Annotated[int, typer.Option(help="Documents a request to the server.")] = 50,
+) -> None:
+    """Documents a second through the served `knowledge` graph against `adaptive-rag ingest`."""
+    import ingest_server_bench as ib
+
+    typer.echo("\n".join(ib.run(documents, batch)))
+
+
 def _emit(text: str, out: Path | None) -> None:
     """Print a benchmark's tables, and also write them to `out` when one is given."""
     typer.echo(text)
