@@ -15,7 +15,9 @@ already collected are kept (a rerun resumes).
 
 `fit` fits a logistic model over `core.general.FEATURES`, reports its AUC and its decisions
 (answer when the judge finds the answer more likely right than wrong) on held-out folds grouped by
-question and on each pool left out of the fit, and with `--write` ships it.
+question and on each pool left out of the fit, and with `--write` ships it, fitted with both
+labels weighed alike: the pools' share of wrong answers is how they were drawn (made-up terms,
+questions about paragraphs), not a property of the questions that reach the judge.
 """
 
 from __future__ import annotations
@@ -163,16 +165,22 @@ def fit(path: Path, write: Path | None) -> None:
         print(f"  {name}: {int(mask.sum())} answers, {int(y[mask].sum())} right")
     rule = (x[:, FEATURES.index("logprob")] >= SURE_FROM).astype(float)
     print(f"rule (log-probability from {SURE_FROM}): {decisions(rule, y)}")
-    for label, columns in (("logprob only", ["logprob"]), ("all features", list(FEATURES))):
+    variants = (
+        ("logprob only", ["logprob"], False),
+        ("all features", list(FEATURES), False),
+        ("all features, both labels weighed alike", list(FEATURES), True),
+    )
+    for label, columns, balanced in variants:
         idx = [FEATURES.index(c) for c in columns]
-        held = held_out_by(logistic_fit(columns), x[:, idx], y, groups)
+        held = held_out_by(logistic_fit(columns, balanced=balanced), x[:, idx], y, groups)
         print(f"{label}: held out AUC {auc(y, held):.3f}; {decisions(held, y)}")
-        for pool, p in left_out_by(logistic_fit(columns), x[:, idx], y, pools_of).items():
+        fitted = logistic_fit(columns, balanced=balanced)
+        for pool, p in left_out_by(fitted, x[:, idx], y, pools_of).items():
             mask = pools_of == pool
             shown = "n/a" if (a := auc(y[mask], p)) is None else f"{a:.3f}"
             print(f"  {pool} left out: AUC {shown}; {decisions(p, y[mask])}")
     if write:
-        model = fit_logistic("general", FEATURES, x, y)
+        model = fit_logistic("general", FEATURES, x, y, balanced=True)  # the shipped variant
         from adaptive_rag.providers.chat import resolve_model_spec
 
         shipped = {

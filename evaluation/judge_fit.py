@@ -18,15 +18,25 @@ FOLDS = 5
 
 
 def fit_logistic(
-    name: str, features: Sequence[str], x: Matrix, y: Matrix, c: float = 1.0
+    name: str,
+    features: Sequence[str],
+    x: Matrix,
+    y: Matrix,
+    c: float = 1.0,
+    balanced: bool = False,
 ) -> Logistic:
-    """Fit a standardised logistic model and return it in its shipped form."""
+    """Fit a standardised logistic model and return it in its shipped form.
+
+    `balanced` weighs both labels alike, so the fit data's share of each (a choice of how its
+    pools were drawn) does not move the model's probabilities.
+    """
     from sklearn.linear_model import LogisticRegression
 
     mean = x.mean(axis=0)
     scale = x.std(axis=0)
     scale[scale == 0] = 1.0
-    model = LogisticRegression(C=c, max_iter=5000).fit((x - mean) / scale, y)
+    weights = "balanced" if balanced else None
+    model = LogisticRegression(C=c, max_iter=5000, class_weight=weights).fit((x - mean) / scale, y)
     return Logistic(
         name=name,
         features=tuple(features),
@@ -49,11 +59,11 @@ Fit = Callable[[Matrix, Matrix], Callable[[Matrix], Matrix]]
 """Fit a model on rows and labels; return its probabilities for other rows."""
 
 
-def logistic_fit(features: Sequence[str], c: float = 1.0) -> Fit:
+def logistic_fit(features: Sequence[str], c: float = 1.0, balanced: bool = False) -> Fit:
     """Return a Fit of the shipped logistic model over `features`."""
 
     def fit(x: Matrix, y: Matrix) -> Callable[[Matrix], Matrix]:
-        model = fit_logistic("fold", features, x, y, c)
+        model = fit_logistic("fold", features, x, y, c, balanced)
         return lambda rows: predict(model, rows)
 
     return fit
