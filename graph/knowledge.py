@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adaptive_rag.knowledge.interface import KnowledgeStore
 from adaptive_rag.nodes.list_sources import list_sources
 from adaptive_rag.nodes.write_documents import Opener, write_documents
 from adaptive_rag.schema.knowledge import (
@@ -23,7 +24,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 
-def open_for_writing(ctx: KnowledgeContext) -> Any:
+def open_for_writing(ctx: KnowledgeContext) -> KnowledgeStore:
     """Open (creating it on the first write) the knowledge base a run's settings name."""
     return open_knowledge_base(ctx.kb_path, ctx.collection, ctx.embedding_model, create=True)
 

@@ -22,8 +22,8 @@ from adaptive_rag.core.secrets import describe
 from adaptive_rag.knowledge import search
 from adaptive_rag.knowledge.facets import Named
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
+from adaptive_rag.knowledge.interface import KnowledgeStore
 from adaptive_rag.knowledge.search import matches
-from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
@@ -54,7 +54,7 @@ class HybridRetriever(BaseRetriever):
     """Search one knowledge base by meaning and by keywords, and fuse the two rankings."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
-    kb: KnowledgeBase
+    kb: KnowledgeStore
     k: int = 4
     fetch_k: int = 20
     mode: Literal["hybrid", "vector", "keyword"] = "hybrid"

@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from adaptive_rag.core.access import access_metadata
 from adaptive_rag.knowledge.ingest import Progress
+from adaptive_rag.knowledge.interface import KnowledgeStore
 from adaptive_rag.knowledge.loading import FileDocument, Given, TextDocument, Unreadable
 from adaptive_rag.schema.checks import looks_binary
 from adaptive_rag.schema.knowledge import (
@@ -38,8 +39,8 @@ from adaptive_rag.schema.knowledge import (
 from adaptive_rag.schema.run_context import knowledge_context_of
 from langgraph.runtime import Runtime
 
-Opener = Callable[[KnowledgeContext], Any]
-"""Opens the knowledge base a run's settings name (a KnowledgeBase)."""
+Opener = Callable[[KnowledgeContext], KnowledgeStore]
+"""Opens the knowledge base a run's settings name."""
 
 NO_AUTH = (
     "this server takes no writes without authentication: set ADAPTIVE_RAG_AUTH_SECRET (or"
@@ -148,7 +149,7 @@ def done(results: list[Outcome]) -> KnowledgeOutput:
     return {"results": results, "counts": dict(Counter(r["status"] for r in results))}
 
 
-def _delete(kb: Any, name: str, owner: str) -> Outcome:
+def _delete(kb: KnowledgeStore, name: str, owner: str) -> Outcome:
     """Delete one of the writer's sources; a name they hold none of is `not_found`."""
     removed = int(kb.delete(name, owner))
     if removed:

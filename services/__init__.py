@@ -22,7 +22,7 @@ from langchain_core.retrievers import BaseRetriever
 
 if TYPE_CHECKING:
     from adaptive_rag.knowledge.answer_cache import AnswerCache
-    from adaptive_rag.knowledge.store import KnowledgeBase
+    from adaptive_rag.knowledge.interface import KnowledgeStore
 
 
 class RetrieverUnavailableError(RuntimeError):
@@ -38,7 +38,7 @@ _OPEN_LOCK = threading.Lock()
 
 def open_knowledge_base(
     kb_path: str, collection: str, embedding_model: str, create: bool = False
-) -> KnowledgeBase:
+) -> KnowledgeStore:
     """Return a knowledge base, opened once per process: the agent and the knowledge graph share it.
 
     `create` makes a missing collection (the knowledge graph's first write); the agent never does.
@@ -56,7 +56,7 @@ def open_knowledge_base(
     with _OPEN_LOCK:
         if key not in _OPEN:
             _OPEN[key] = KnowledgeBase.open(kb_path, collection, embedding_model, create=create)
-        kb: KnowledgeBase = _OPEN[key]
+        kb: KnowledgeStore = _OPEN[key]
         return kb
 
 

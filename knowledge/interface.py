@@ -1,0 +1,146 @@
+"""What a knowledge-base store offers: the one interface the graph, the CLI and the tools use.
+
+`knowledge.store.KnowledgeBase` (Chroma, on disk or a server, with the BM25 index, entity graph and
+facet index derived beside it) is its implementation. Searches return chunk ids with scores, best
+first, and take a `Reader`: a store never returns what the reader may not read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from adaptive_rag.core.access import PUBLIC, Reader
+from langchain_core.documents import Document
+
+if TYPE_CHECKING:
+    from adaptive_rag.knowledge.answer_cache import AnswerCache
+    from adaptive_rag.knowledge.facets import Named
+    from adaptive_rag.knowledge.graph import Reached
+    from adaptive_rag.knowledge.ingest import Progress
+    from adaptive_rag.knowledge.loading import Given, Unreadable
+    from adaptive_rag.knowledge.preparing import IngestReport
+
+
+@runtime_checkable
+class KnowledgeStore(Protocol):
+    """A knowledge base's documents, its searches, its writes and its answer cache."""
+
+    name: str
+    """The collection's name."""
+    location: str
+    """Where it is kept (a folder, or a server's address), for messages."""
+    on_wait: Callable[[str], None]
+    """Told, in words, while a write waits for another process's."""
+
+    # -- reading --------------------------------------------------------------------------
+
+    def count(self) -> int:
+        """Return how many chunks the collection holds."""
+        ...
+
+    def revision(self) -> int:
+        """Return the collection's revision: it moves with every write."""
+        ...
+
+    def sources(self, reader: Reader | None = None) -> list[dict[str, Any]]:
+        """List the sources (a name under its owner) with chunk counts, titles and readers."""
+        ...
+
+    def get(self, ids: list[str]) -> list[Document]:
+        """Return chunks by id, in the order asked (missing ones left out)."""
+        ...
+
+    def parents(self, ids: list[str]) -> dict[str, str]:
+        """Return the whole sections (small-to-big) by id."""
+        ...
+
+    def answer_cache(self) -> AnswerCache:
+        """Return the collection's cache of earlier answers."""
+        ...
+
+    # -- searching ------------------------------------------------------------------------
+
+    def embed_query(self, query: str) -> list[float]:
+        """Return the query's embedding, as the vector search makes it."""
+        ...
+
+    def vector_search(
+        self,
+        query: str,
+        n: int,
+        where: dict[str, Any] | None = None,
+        reader: Reader | None = None,
+        vector: list[float] | None = None,
+    ) -> list[tuple[str, float]]:
+        """Return up to n (chunk id, cosine similarity) pairs the reader may read."""
+        ...
+
+    def vector_search_within(
+        self,
+        vector: list[float],
+        n: int,
+        values: list[Named],
+        nearest: list[tuple[str, float]],
+        reader: Reader,
+        where: dict[str, Any] | None = None,
+    ) -> list[list[tuple[str, float]]]:
+        """Return, per named value of the documents' fields, its best n chunks by meaning."""
+        ...
+
+    def keyword_search(
+        self, query: str, n: int, reader: Reader | None = None
+    ) -> list[tuple[str, float]]:
+        """Return up to n (chunk id, BM25 score) pairs the reader may read."""
+        ...
+
+    def keyword_search_within(
+        self, query: str, n: int, reader: Reader, values: list[Named]
+    ) -> list[list[tuple[str, float]]]:
+        """Return, per named value of the documents' fields, its best n chunks by BM25."""
+        ...
+
+    def named_values(self, question: str) -> list[Named]:
+        """Return the values of the documents' own fields the question names."""
+        ...
+
+    def graph_search(
+        self, names: Collection[str], seeds: list[tuple[str, float]], n: int, reader: Reader
+    ) -> list[tuple[str, Reached]]:
+        """Return up to n chunks the entity graph ranks from the seeds and the names."""
+        ...
+
+    # -- writing --------------------------------------------------------------------------
+
+    def ingest(
+        self,
+        paths: list[str],
+        progress: bool = True,
+        owner: str = "",
+        groups: tuple[str, ...] = (),
+    ) -> IngestReport:
+        """Add files and folders as `owner`'s; unchanged ones are skipped, changed ones replaced."""
+        ...
+
+    def ingest_documents(
+        self,
+        documents: Iterable[Given | Unreadable],
+        progress: bool = False,
+        owner: str = "",
+        groups: tuple[str, ...] = (),
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> IngestReport:
+        """Add documents given in memory, each with its fate."""
+        ...
+
+    def delete(self, source: str, owner: str = PUBLIC) -> int:
+        """Remove one owner's source of that name; return how many chunks went."""
+        ...
+
+
+if TYPE_CHECKING:
+    from adaptive_rag.knowledge.store import KnowledgeBase
+
+    def _chroma_is_a_store(kb: KnowledgeBase) -> KnowledgeStore:
+        """Never run: mypy checks here that the Chroma store implements the interface."""
+        return kb
