@@ -11,7 +11,16 @@ import pytest
 from typer.testing import CliRunner
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-COMMANDS = ("retrieval", "access", "models", "concurrency", "ttft", "answer-cache", "grounding")
+COMMANDS = (
+    "retrieval",
+    "access",
+    "models",
+    "concurrency",
+    "ttft",
+    "answer-cache",
+    "grounding",
+    "ingest-server",
+)
 
 
 @pytest.fixture
@@ -35,7 +44,7 @@ def test_the_script_lists_every_benchmark(tmp_path: Path) -> None:
 
 def test_every_benchmark_module_imports(bench_path: Path) -> None:
     names = sorted(p.stem for p in bench_path.glob("*_bench.py"))
-    assert len(names) == 9
+    assert len(names) == 10
     for name in names:
         module = importlib.import_module(name)
         assert module.__doc__, name
