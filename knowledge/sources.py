@@ -57,20 +57,6 @@ def merge_by_document(docs: list[Document]) -> list[Document]:
     return merged
 
 
-def passage_of(doc: Document) -> Document:
-    """Return a source cut to the chunk its search matched best (the source itself if one chunk).
-
-    A document several of whose chunks were found is one source of them all (`merge_by_document`);
-    its best chunk is the passage that matched the question.
-    """
-    meta = doc.metadata or {}
-    best = meta.get("best_chunk")
-    if int(meta.get("chunks") or 1) < 2 or not isinstance(best, str) or not best.strip():
-        return doc
-    rest = {key: value for key, value in meta.items() if key not in ("chunks", "best_chunk")}
-    return Document(page_content=best, metadata=rest, id=doc.id)
-
-
 def title_of(doc: Document) -> str:
     """Return a human title for a document."""
     meta = doc.metadata or {}

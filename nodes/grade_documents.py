@@ -4,15 +4,14 @@ Each knowledge-base source gets the probability that the answer needs it (core.r
 the best one's probability gives CRAG's verdict: correct, ambiguous or incorrect. The likely
 sources are read first; a search with several of them, not judged incorrect, is read whole
 (`reads_whole`), otherwise the doubted sources are left out. A question routed `simple` takes the
-light path: only its likely sources, each cut to the passage the search matched best. Web
-results are not judged (they carry no search signals) and are kept.
+light path: only its likely sources, never the rest of the search. Web results are not judged
+(they carry no search signals) and are kept.
 """
 
 from __future__ import annotations
 
 from adaptive_rag.core.fitted import Judge
 from adaptive_rag.core.relevance import keep_sources, searched_by, source_features
-from adaptive_rag.knowledge.sources import passage_of
 from adaptive_rag.nodes.calling import judged, note
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of
@@ -46,10 +45,6 @@ def reads_whole(relevance: Relevance, likely: int) -> bool:
     `simple` asks one fact: its likely sources are read, never the rest (`asks_one_fact`).
     """
     return relevance != "incorrect" and likely >= 2
-
-
-LIGHT = "each its best passage, as the question asks one fact"
-"""How grade_documents' judgment says a simple question's writer reads less of each source."""
 
 
 def asks_one_fact(state: State) -> bool:
@@ -119,9 +114,6 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         detail += f"; the other {len(rest)} read after them, {READ_WHOLE}"
     update["read_whole"] = whole
     kept = [(scores[i], searched[i]) for i in order]
-    if one_fact and any(passage_of(d) is not d for _, d in kept):
-        kept = [(s, passage_of(d)) for s, d in kept]
-        detail += f"; {LIGHT}"
     update["relevance"] = relevance
     update["documents"] = [RESET, *web, *(d for _, d in kept)]  # search order, a chain first
     update["doc_scores"] = [1.0] * len(web) + [s for s, _ in kept]
