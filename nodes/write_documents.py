@@ -135,8 +135,9 @@ def decoded(doc: DocumentIn) -> Given | Unreadable:
             return Unreadable(name, _too_large(len(data)))
         return FileDocument(name, data)
     text = str(doc.get("text") or "")
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
-        return Unreadable(name, _too_large(len(text.encode("utf-8", "surrogatepass"))))
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_DOCUMENT_BYTES:
+        return Unreadable(name, _too_large(size))
     if any("\ud800" <= ch <= "\udfff" for ch in text):
         return Unreadable(name, "not valid UTF-8 text")
     if looks_binary(text):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, Required
+from typing import Any, Literal, Required
 
 from adaptive_rag.core.access import Reader
 from adaptive_rag.core.environment import default_collection
@@ -81,9 +81,6 @@ class KnowledgeOutput(TypedDict, total=False):
 
 class KnowledgeState(KnowledgeInput, KnowledgeOutput, total=False):
     """The graph's state: the request, then what was done."""
-
-    writer: NotRequired[dict[str, Any]]
-    """Who writes, as write_documents decided it (owner, groups, may_write)."""
 
 
 def _about(text: str) -> dict[str, str]:

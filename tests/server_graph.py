@@ -129,20 +129,22 @@ tenants_graph = build_graph(
 )
 
 
-_SHARED: list[KnowledgeBase] = []
+_SHARED: dict[str, KnowledgeBase] = {}
+
+
+def _at_shared_kb(collection: str, embeddings: HashEmbeddings) -> KnowledgeBase:
+    """A collection of the knowledge base at SHARED_KB, opened once per process."""
+    with _LOCK:
+        if collection not in _SHARED:
+            _SHARED[collection] = KnowledgeBase.open(
+                os.environ["SHARED_KB"], collection, "test:hash", create=True, embeddings=embeddings
+            )
+        return _SHARED[collection]
 
 
 def _shared_kb(_: Any = None) -> KnowledgeBase:
-    """The knowledge base at SHARED_KB that the knowledge graph writes and the agent searches."""
-    with _LOCK:
-        if not _SHARED:
-            path = os.environ["SHARED_KB"]
-            _SHARED.append(
-                KnowledgeBase.open(
-                    path, "shared", "test:hash", create=True, embeddings=HashEmbeddings()
-                )
-            )
-        return _SHARED[0]
+    """The collection that the knowledge graph writes and the agent searches."""
+    return _at_shared_kb("shared", HashEmbeddings())
 
 
 class SharedKB(BaseRetriever):
@@ -171,17 +173,7 @@ class SlowHashEmbeddings(HashEmbeddings):
 
 
 def _slow_kb(_: Any = None) -> KnowledgeBase:
-    with _LOCK:
-        if not _SLOW:
-            path = os.environ["SHARED_KB"]
-            _SLOW.append(
-                KnowledgeBase.open(
-                    path, "slow", "test:hash", create=True, embeddings=SlowHashEmbeddings()
-                )
-            )
-        return _SLOW[0]
+    return _at_shared_kb("slow", SlowHashEmbeddings())
 
-
-_SLOW: list[KnowledgeBase] = []
 
 slow_knowledge_graph = build_knowledge_graph(_slow_kb, name="Knowledge base (slow test embedder)")
