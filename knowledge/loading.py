@@ -21,7 +21,8 @@ from langchain_core.documents import Document
 
 SUPPORTED = (".txt", ".md", ".markdown", ".html", ".htm", ".pdf", ".jsonl")
 OWN_KEYS = frozenset(
-    "source section position parent_id id line file_hash file_chunks entities owner groups".split()
+    "source section position parent_id id line file_hash file_chunks entities owner groups"
+    " ingested_on".split()
 )
 """Chunk metadata the knowledge base writes itself: a JSONL field so named is kept as doc_<name>."""
 

@@ -8,6 +8,7 @@ source, never replaced by this one.
 
 from __future__ import annotations
 
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,7 +85,7 @@ def prepare(
     """Read and chunk a document unless unchanged or a duplicate; record failures by name.
 
     `store` is the collection of chunks. `on_disk`: the documents are files, so a stored copy
-    whose file is gone was moved.
+    whose file is gone from this machine, and that this machine ingested, was moved.
     """
     source = doc.name
     if not source.strip():
@@ -106,9 +107,11 @@ def prepare(
             report.record(source, "unchanged")
             hashes.setdefault(file_hash, source)
             return None
-    twins = {} if file_hash in hashes else _sources_with_hash(store, file_hash, source, access)
+    twins, twins_on = (
+        ({}, {}) if file_hash in hashes else _sources_with_hash(store, file_hash, source, access)
+    )
     # a twin whose file is gone was moved or renamed: this file replaces it
-    kept = (t for t in sorted(twins) if not (on_disk and _gone(t)))
+    kept = (t for t in sorted(twins) if not (on_disk and _gone(t, twins_on.get(t, ""))))
     twin = hashes.get(file_hash) or next(kept, "")
     if twin:
         report.record(source, "duplicate", f"same content as {twin}")
@@ -124,6 +127,8 @@ def prepare(
     for chunk in chunks:
         chunk.metadata.pop(GROUPS, None)  # who may read is the ingest's to say, not the file's
         chunk.metadata.update(access, file_hash=file_hash, file_chunks=len(chunks))
+        if on_disk:  # a path means something only on the machine that read it
+            chunk.metadata[INGESTED_ON] = this_machine()
         # the graph's entities, from the chunk's own words (not its document's fields)
         chunk.metadata["entities"] = entities_of(index_text(chunk, described=False))
     report.record(source, "replaced" if existing["ids"] else "added")
@@ -137,19 +142,40 @@ def of_source(source: str, owner: str) -> dict[str, Any]:
 
 def _sources_with_hash(
     store: Any, file_hash: str, source: str, access: dict[str, Any]
-) -> dict[str, list[str]]:
-    """Return the other sources with this exact content and readers, with their chunk ids."""
+) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Return the other sources with this content and readers, with their chunk ids.
+
+    Also where each was ingested ("" when not recorded).
+    """
     where = {"$and": [{"file_hash": file_hash}, {OWNER: access[OWNER]}]}
     found = store.get(where=where, include=["metadatas"])
     twins: dict[str, list[str]] = {}
+    machines: dict[str, str] = {}
     for cid, meta in zip(found["ids"], found["metadatas"], strict=True):
         if meta and same_access(meta, access) and meta.get("source") != source:
-            twins.setdefault(str(meta.get("source")), []).append(cid)
-    return twins
+            name = str(meta.get("source"))
+            twins.setdefault(name, []).append(cid)
+            machines[name] = str(meta.get(INGESTED_ON) or "")
+    return twins, machines
 
 
-def _gone(source: str) -> bool:
-    """Whether a stored source names a file (a full path) that is no longer on this disk."""
+INGESTED_ON = "ingested_on"
+"""Chunk metadata: the machine whose files an on-disk ingest read (a path names a file there)."""
+
+
+def this_machine() -> str:
+    """Return this machine's name, as recorded in `ingested_on`."""
+    return socket.gethostname()
+
+
+def _gone(source: str, machine: str) -> bool:
+    """Whether a stored source names a file this machine ingested that is no longer on its disk.
+
+    A path another machine ingested is that machine's, never gone here; a copy from before
+    machines were recorded counts as this machine's.
+    """
+    if machine and machine != this_machine():
+        return False
     path = Path(source)
     return path.is_absolute() and not path.exists()
 
