@@ -35,14 +35,15 @@ _ANSWERS = re.compile(r"^\s*(?:yes|no)\b|^\s*(?:是的|不是|是|否)[，,。]"
 
 
 def says_sources_lack(answer: str) -> bool:
-    """Whether an answer only says that its sources do not hold the answer.
+    """Whether an answer says that its sources do not hold the answer, and cites nothing.
 
-    Every sentence must say so and none may cite: "The sources do not say how many people
-    moved." is such an answer; "The fee is 10% [1]. The sources do not say more." is not.
+    Its first sentence must say so, and no sentence may cite: "The sources do not say how many
+    people moved." is such an answer, and so is "The sources do not say. They only mention the
+    oil crisis." (what follows the admission is not an answer from the sources); "The fee is 10%
+    [1]. The sources do not say more." is not, nor is one whose first sentence answers yes or no.
     """
     sentences = split(answer.strip())
-    if not sentences:
+    if not sentences or any(s.cites for s in sentences):
         return False
-    return all(
-        not s.cites and _LACK.search(s.text) and not _ANSWERS.match(s.text) for s in sentences
-    )
+    first = sentences[0].text
+    return bool(_LACK.search(first)) and not _ANSWERS.match(first)

@@ -16,6 +16,8 @@ from adaptive_rag.core.unsaid import says_sources_lack
         "The sources do not say. They do not specify the year either.",
         "资料中没有提到这个信息。",
         "来源中并未说明保修期。",
+        "The sources do not say. The sources only mention the 1973 oil crisis.",  # uncited rest
+        "资料中没有提到具体年份。文中只讲了第二次石油危机。",
     ],
 )
 def test_a_reply_that_only_says_the_sources_lack_it(answer: str) -> None:
@@ -35,6 +37,7 @@ def test_a_reply_that_only_says_the_sources_lack_it(answer: str) -> None:
         "是的，资料没有提到其他型号。",
         "They do not offer refunds after 45 days.",  # "they" are not the sources here
         "They do not include batteries.",
+        "The price is 49 dollars. The sources do not say more.",  # the admission comes after
     ],
 )
 def test_an_answer_with_more_to_it_is_not(answer: str) -> None:
