@@ -18,7 +18,6 @@ from adaptive_rag.nodes.generate import generate
 from adaptive_rag.nodes.grade_documents import grade_documents
 from adaptive_rag.nodes.hop import hop
 from adaptive_rag.nodes.intake import intake
-from adaptive_rag.nodes.refine import refine
 from adaptive_rag.nodes.retrieve import retrieve
 from adaptive_rag.nodes.self_check import self_check
 from adaptive_rag.nodes.transform_query import transform_query
@@ -73,7 +72,6 @@ def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -
         retrieve,
         grade_documents,
         assess,
-        refine,
         web_search,
         generate,
         self_check,
@@ -86,7 +84,6 @@ def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -
     b.add_edge("retrieve", "grade_documents")  # the full pipeline always grades
     b.add_conditional_edges("grade_documents", edges.after_grading)
     b.add_edge("assess", "generate")
-    b.add_conditional_edges("refine", edges.after_refine)
     b.add_conditional_edges("web_search", edges.after_web_search)
     # the pipeline the adaptive graph replaces answers from its documents only: a decline stands
     b.add_conditional_edges("generate", edges.after_generate, _DECLINE_STANDS["generate"])

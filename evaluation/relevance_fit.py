@@ -77,7 +77,11 @@ def matrix(rows: list[dict[str, Any]]) -> tuple[Matrix, Matrix, Matrix, Matrix, 
 
 
 def question_thresholds(p: Matrix, y: Matrix, index: Matrix) -> dict[str, float]:
-    """Choose the CRAG verdict's cut-offs on the best source's probability per question."""
+    """Choose the CRAG verdict's cut-off on the best source's probability per question.
+
+    Two targets meet in one cut-off: few answerable searches called incorrect (`incorrect`, the
+    FALSE_INCORRECT quantile), and `correct` trusted at CORRECT_PRECISION; the higher one wins.
+    """
     best, best_is_gold, has_gold = [], [], []
     for i in sorted(set(index.tolist())):
         mask = index == i
@@ -93,18 +97,16 @@ def question_thresholds(p: Matrix, y: Matrix, index: Matrix) -> dict[str, float]
         if gold_a[chosen].mean() >= CORRECT_PRECISION:
             correct = float(t)
             break
-    return {"incorrect": incorrect, "correct": max(correct, incorrect)}
+    return {"correct": max(correct, incorrect)}
 
 
 def verdict_shares(p: Matrix, index: Matrix, thresholds: dict[str, float]) -> dict[str, float]:
     """Return the share of questions each CRAG verdict would be given."""
     best = np.array([p[index == i].max() for i in sorted(set(index.tolist()))])
     correct = best >= thresholds["correct"]
-    incorrect = best < thresholds["incorrect"]
     return {
         "correct": round(float(correct.mean()), 3),
-        "ambiguous": round(float((~correct & ~incorrect).mean()), 3),
-        "incorrect": round(float(incorrect.mean()), 3),
+        "incorrect": round(float((~correct).mean()), 3),
     }
 
 

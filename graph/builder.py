@@ -20,7 +20,6 @@ from adaptive_rag.nodes.grade_documents import grade_documents
 from adaptive_rag.nodes.hop import hop
 from adaptive_rag.nodes.intake import intake
 from adaptive_rag.nodes.recall import recall
-from adaptive_rag.nodes.refine import refine
 from adaptive_rag.nodes.remember import remember
 from adaptive_rag.nodes.retrieve import retrieve
 from adaptive_rag.nodes.rewrite_with_history import rewrite_with_history
@@ -84,7 +83,6 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
         retrieve,
         grade_documents,
         assess,
-        refine,
         transform_query,
         web_search,
         generate,
@@ -108,7 +106,6 @@ def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any,
     builder.add_edge("retrieve", "grade_documents")
     builder.add_conditional_edges("grade_documents", edges.after_grading)
     builder.add_edge("assess", "generate")
-    builder.add_conditional_edges("refine", edges.after_refine)
     builder.add_conditional_edges("transform_query", edges.after_transform)
     builder.add_conditional_edges("web_search", edges.after_web_search)
     builder.add_conditional_edges("generate", edges.after_generate)

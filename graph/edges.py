@@ -151,18 +151,13 @@ def after_hop(state: State) -> Literal["hop", "generate"]:
     return "hop"
 
 
-def after_grading(
-    state: State,
-) -> Literal["assess", "generate", "refine", "transform_query", "web_search"]:
-    """CRAG: use correct documents, refine ambiguous ones, search again for incorrect ones.
+def after_grading(state: State) -> Literal["assess", "generate", "transform_query", "web_search"]:
+    """CRAG: use correct documents, search again (rewritten, or on the web) for incorrect ones.
 
     Kept documents are assessed before writing, unless the search was read whole: several likely
     sources already say the question is answerable there, and `assess` would read them all again.
     """
-    relevance = state.get("relevance")
-    if relevance == "ambiguous":
-        return "refine"
-    if relevance == "incorrect":
+    if state.get("relevance") == "incorrect":
         if can_rewrite(state):
             return "transform_query"
         if can_search_web(state):
@@ -170,11 +165,6 @@ def after_grading(
     if not state.get("documents") or state.get("read_whole"):
         return "generate"
     return "assess"
-
-
-def after_refine(state: State) -> Literal["web_search", "generate"]:
-    """CRAG ambiguous: add web results to the refined strips when the web is there."""
-    return "web_search" if can_search_web(state) else "generate"
 
 
 def after_transform(state: State) -> Literal["web_search", "retrieve"]:

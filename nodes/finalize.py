@@ -18,7 +18,7 @@ from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
-_BASE = {"correct": 0.8, "ambiguous": 0.6, "incorrect": 0.4}
+_BASE = {"correct": 0.8, "incorrect": 0.4}
 
 
 def passed(state: State) -> bool:
@@ -92,7 +92,6 @@ def confidence_features(state: State) -> dict[str, float]:
         "synthesis": float(mode == "synthesis"),
         "agreement": float(bool(state.get("retrieval_confident"))),
         "graded_correct": float(state.get("relevance") == "correct"),
-        "graded_ambiguous": float(state.get("relevance") == "ambiguous"),
         "checked": float(check is not None),
         "grounded": float(bool(check and check["grounded"])),
         "answers_question": float(bool(check and check["answers_question"])),

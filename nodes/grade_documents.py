@@ -1,7 +1,7 @@
 """Grade documents (CRAG's retrieval evaluator): a fitted judge over search signals, no model call.
 
 Each knowledge-base source gets the probability that the answer needs it (core.relevance), and
-the best one's probability gives CRAG's verdict: correct, ambiguous or incorrect. The likely
+the best one's probability gives CRAG's verdict: correct or incorrect. The likely
 sources are read first; a search with several of them, not judged incorrect, is read whole
 (`reads_whole`), otherwise the doubted sources are left out. A question routed `simple` takes the
 light path: only its likely sources, never the rest of the search. Web results are not judged
@@ -23,13 +23,13 @@ from langchain_core.documents import Document
 from langgraph.runtime import Runtime
 
 
-def crag_verdict(best: float, correct: float, incorrect: float) -> Relevance:
-    """Return correct when the best source reaches `correct`, incorrect below `incorrect`."""
-    if best >= correct:
-        return "correct"
-    if best < incorrect:
-        return "incorrect"
-    return "ambiguous"
+def crag_verdict(best: float, correct: float) -> Relevance:
+    """Return correct when the best source reaches the judge's `correct` cut-off, else incorrect.
+
+    CRAG's third verdict, `ambiguous` (refine the sources, add the web), was measured against
+    reading the same searches as correct and removed (docs/decisions.md).
+    """
+    return "correct" if best >= correct else "incorrect"
 
 
 READ_WHOLE = "as several are likely"
@@ -90,7 +90,7 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         return update
     keep_at = judge.thresholds.get("keep", 0.5)
     trusted = judge.thresholds.get("correct", 0.5)
-    relevance = crag_verdict(max(scores), trusted, judge.thresholds.get("incorrect", 0.0))
+    relevance = crag_verdict(max(scores), trusted)
     texts = [d.page_content for d in searched]
     chosen = keep_sources(question, texts, scores, keep_at, trusted)
     above = sum(s >= keep_at for s in scores)

@@ -41,7 +41,7 @@ class Context:
     fast_model: Annotated[str, _LLM] = field(
         default="auto",
         metadata=_about(
-            "Model for the short calls (classify, assess, refine, hop), as provider:model."
+            "Model for the short calls (classify, assess, hop), as provider:model."
             " Default 'auto': the same choice as chat_model."
         ),
     )

@@ -11,7 +11,7 @@ from typing import Any, Literal, get_args
 from typing_extensions import TypedDict
 
 Category = Literal["general", "simple", "complex", "realtime", "follow_up"]
-Relevance = Literal["correct", "ambiguous", "incorrect"]
+Relevance = Literal["correct", "incorrect"]
 Shape = Literal["parallel", "sequential"]
 """How a complex question splits: independent parts, or hops where each needs the last's answer."""
 GenerationMode = Literal["direct", "rag", "synthesis", "regenerate", "fallback", "none"]
@@ -149,7 +149,7 @@ class Judgment(TypedDict):
     score: float | None
     """The probability or share the verdict was read from (None when there is none)."""
     verdict: str
-    """What was decided, in a word or two (correct, ambiguous, answer, decline, grounded, ...)."""
+    """What was decided, in a word or two (correct, incorrect, answer, decline, grounded, ...)."""
     detail: str
     """Why, for people: the fallback taken, the sentences without support, ..."""
 

@@ -98,7 +98,7 @@ class Services:
     chat_model: BaseChatModel | None = None
     """Writes answers (generate, rewrites)."""
     fast_model: BaseChatModel | None = None
-    """Classifies, assesses, refines and hops; falls back to chat_model."""
+    """Classifies, assesses and hops; falls back to chat_model."""
     retriever: BaseRetriever | None = None
     """Searches the knowledge base."""
     web_search: WebSearch | None = None
@@ -121,7 +121,7 @@ class Services:
         return self.chat_model or load_chat_model(ctx.chat_model, lane)
 
     def fast(self, ctx: Context, lane: str = "") -> BaseChatModel:
-        """Return the model for the short calls (classify, assess, refine, hop)."""
+        """Return the model for the short calls (classify, assess, hop)."""
         if self.fast_model is not None:
             return self.fast_model
         if ctx.fast_model == "auto":

@@ -20,7 +20,6 @@ from adaptive_rag.prompts import (
     generate,
     hop,
     reading,
-    refine,
     rewrite_with_history,
     transform_query,
 )
@@ -43,7 +42,6 @@ ROLES: list[tuple[str, str]] = [
     ("classify", classify.SYSTEM[:30]),
     ("rewrite", rewrite_with_history.SYSTEM[:40]),
     ("rewrite", rewrite_with_history.SYSTEM_ZH[:20]),
-    ("refine", refine.SYSTEM[:40]),
     ("transform", transform_query.SYSTEM[:40]),
     ("direct", generate.DIRECT_SYSTEM[:40]),
 ]
@@ -67,7 +65,6 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
     "classify": "simple",
     "rewrite": "What is the standalone question?",
     "assess": "yes",
-    "refine": '{"keep": [1]}',
     "transform": "better search query",
     "rag": "The answer is in the sources [1].",
     "regenerate": "A more careful answer [1].",
@@ -89,7 +86,7 @@ class ScriptedJudge:
 
     def __init__(self, *searches: list[float], thresholds: dict[str, float] | None = None) -> None:
         self.searches = [list(s) for s in searches] or [[0.9]]
-        self.thresholds = thresholds or {"keep": 0.3, "correct": 0.7, "incorrect": 0.3}
+        self.thresholds = thresholds or {"keep": 0.3, "correct": 0.3}
         self.calls: list[dict[str, float]] = []
         self._search, self._source = 0, 0
 

@@ -129,7 +129,6 @@ def test_fan_out_sends_one_branch_per_sub_question_and_one_for_the_whole() -> No
     ("relevance", "rewrites", "web", "searches", "expected"),
     [
         ("correct", 0, True, 0, "assess"),
-        ("ambiguous", 0, True, 0, "refine"),
         ("incorrect", 0, True, 0, "transform_query"),
         ("incorrect", 1, True, 0, "web_search"),
         ("incorrect", 1, True, 1, "generate"),
@@ -156,14 +155,9 @@ def test_a_search_read_whole_is_written_without_assess() -> None:
     assert edges.after_grading(whole) == "generate"
     whole["read_whole"] = False  # one likely source: its odds are asked first
     assert edges.after_grading(whole) == "assess"
-    ambiguous = state(relevance="ambiguous", read_whole=True)
-    ambiguous["documents"] = [Document(page_content="doubted")]
-    assert edges.after_grading(ambiguous) == "refine"
 
 
-def test_after_refine_and_transform_use_the_web_only_within_budget() -> None:
-    assert edges.after_refine(state(web_available=True, web_searches=0)) == "web_search"
-    assert edges.after_refine(state(web_available=True, web_searches=1)) == "generate"
+def test_after_transform_uses_the_web_only_within_budget() -> None:
     assert edges.after_transform(state(web_available=True, web_searches=0)) == "web_search"
     assert edges.after_transform(state(web_available=False)) == "retrieve"
 

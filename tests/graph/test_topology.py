@@ -28,7 +28,6 @@ def test_every_node_of_the_design_is_present() -> None:
         "hop",
         "retrieve",
         "grade_documents",
-        "refine",
         "transform_query",
         "web_search",
         "generate",

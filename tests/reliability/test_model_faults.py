@@ -20,7 +20,6 @@ REACHES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "classify": ("Tell me about the Zephyr X2 kettle", {"relevance": [0.0]}, {}),  # not held
     "rewrite": ("and it?", {}, {}),
     "rag:complex": (COMPLEX, {}, {}),  # the parts only steer retrieval (the default)
-    "refine": ("How big is the Zephyr X2 kettle?", {"relevance": [0.5]}, {}),
     "transform": ("How big is the Zephyr X2 kettle?", {"relevance": [0.0]}, {}),
     "rag": ("How big is the Zephyr X2 kettle?", {}, {}),
     "regenerate": ("How big is the Zephyr X2 kettle?", {"rag": "It costs 49 dollars [1]."}, {}),
@@ -34,9 +33,9 @@ FAULTS: dict[str, Any] = {
     "malformed": "}{ not json at all",
     "empty": "",
 }
-# classify, history rewrite; per retrieval (2 with one rewrite): refine, assess; a query
-# rewrite; generate x 2 with a regeneration
-CALL_BOUND = 1 + 1 + 2 * 2 + 1 + 2
+# classify, history rewrite; per retrieval (2 with one rewrite): assess; a query rewrite;
+# generate x 2 with a regeneration
+CALL_BOUND = 1 + 1 + 2 * 1 + 1 + 2
 
 
 @pytest.mark.parametrize("role", sorted(REACHES))
