@@ -128,9 +128,7 @@ def fan_out(state: State) -> list[Send] | Literal["retrieve", "hop"]:
     subs = state.get("sub_questions") or []
     if len(subs) < 2:
         return "retrieve"
-    whole = SubQuestionState(
-        sub_question=state.get("standalone") or "", index=len(subs), retrieve_only=True
-    )
+    whole = SubQuestionState(sub_question=state.get("standalone") or "", index=len(subs))
     return [
         *(
             Send("sub_question", SubQuestionState(sub_question=q, index=i))

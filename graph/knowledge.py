@@ -12,14 +12,14 @@ from typing import Any
 
 from adaptive_rag.knowledge.interface import KnowledgeStore
 from adaptive_rag.nodes.list_sources import list_sources
-from adaptive_rag.nodes.write_documents import Opener, write_documents
+from adaptive_rag.nodes.write_documents import write_documents
 from adaptive_rag.schema.knowledge import (
     KnowledgeContext,
     KnowledgeInput,
     KnowledgeOutput,
     KnowledgeState,
 )
-from adaptive_rag.services import open_knowledge_base
+from adaptive_rag.services import Opener, open_knowledge_base
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 

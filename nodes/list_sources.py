@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from adaptive_rag.nodes.write_documents import Opener
 from adaptive_rag.schema.knowledge import (
     KnowledgeContext,
     KnowledgeOutput,
@@ -10,6 +9,7 @@ from adaptive_rag.schema.knowledge import (
     admins,
 )
 from adaptive_rag.schema.run_context import knowledge_context_of
+from adaptive_rag.services import Opener
 from langgraph.runtime import Runtime
 
 

@@ -37,10 +37,8 @@ from adaptive_rag.schema.knowledge import (
     open_writes,
 )
 from adaptive_rag.schema.run_context import knowledge_context_of
+from adaptive_rag.services import Opener
 from langgraph.runtime import Runtime
-
-Opener = Callable[[KnowledgeContext], KnowledgeStore]
-"""Opens the knowledge base a run's settings name."""
 
 NO_AUTH = (
     "this server takes no writes without authentication: set ADAPTIVE_RAG_AUTH_SECRET (or"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from functools import cache
-from typing import Annotated, Any, NotRequired, get_type_hints
+from typing import Annotated, Any, get_type_hints
 
 from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import Language
@@ -196,9 +196,8 @@ class SubQuestionState(TypedDict):
     """Input of one parallel sub-question branch (sent with Send)."""
 
     sub_question: str
+    """A part of the question, or the whole question (its own search, sent last)."""
     index: int
-    retrieve_only: NotRequired[bool]
-    """The whole question's own search, beside its parts."""
 
 
 @cache

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from langchain_core.retrievers import BaseRetriever
 if TYPE_CHECKING:
     from adaptive_rag.knowledge.answer_cache import AnswerCache
     from adaptive_rag.knowledge.interface import KnowledgeStore
+    from adaptive_rag.schema.knowledge import KnowledgeContext
 
 
 class RetrieverUnavailableError(RuntimeError):
@@ -31,6 +32,9 @@ class RetrieverUnavailableError(RuntimeError):
     failure_kind = "knowledge_base_unavailable"
     """How a node reports it (core.failures)."""
 
+
+Opener = Callable[["KnowledgeContext"], "KnowledgeStore"]
+"""Opens the knowledge base a knowledge-graph run's settings name (the knowledge graph's nodes)."""
 
 _OPEN: dict[tuple[str, ...], Any] = {}
 _OPEN_LOCK = threading.Lock()

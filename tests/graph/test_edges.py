@@ -120,7 +120,7 @@ def test_fan_out_sends_one_branch_per_sub_question_and_one_for_the_whole() -> No
         {"sub_question": "a?", "index": 0},
         {"sub_question": "b?", "index": 1},
         {"sub_question": "c?", "index": 2},
-        {"sub_question": "a and b and c?", "index": 3, "retrieve_only": True},
+        {"sub_question": "a and b and c?", "index": 3},
     ]
     assert edges.fan_out(state(sub_questions=["only one"])) == "retrieve"
 
