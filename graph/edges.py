@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from adaptive_rag.core.forms import small_talk
-from adaptive_rag.schema.reading import answered_before, has_history
+from adaptive_rag.schema.reading import answered_before, from_web, has_history
 from adaptive_rag.schema.reading import switched_on as _on
 from adaptive_rag.schema.state import State, SubQuestionState
 from langgraph.types import Send
@@ -172,7 +172,7 @@ def after_transform(state: State) -> Literal["web_search", "retrieve"]:
 
 def after_web_search(state: State) -> Literal["retrieve", "generate"]:
     """If the web gave nothing and the knowledge base was not searched yet, search it."""
-    web_found = any(d.metadata.get("origin") == "web" for d in state.get("documents") or [])
+    web_found = any(from_web(d) for d in state.get("documents") or [])
     if not web_found and state.get("retrievals", 0) == 0:
         return "retrieve"
     return "generate"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from adaptive_rag.core.citations import cited_numbers
 from adaptive_rag.knowledge.sources import title_of
+from adaptive_rag.schema.reading import from_web
 from adaptive_rag.schema.values import Source
 from langchain_core.documents import Document
 
@@ -20,7 +21,7 @@ def sources_for(answer: str, docs: list[Document]) -> list[Source]:
             snippet=str(docs[n - 1].metadata.get("best_chunk") or docs[n - 1].page_content).strip()[
                 :200
             ],
-            origin="web" if docs[n - 1].metadata.get("origin") == "web" else "kb",
+            origin="web" if from_web(docs[n - 1]) else "kb",
             cited=n in cited,
         )
         for n in order

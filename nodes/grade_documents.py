@@ -14,6 +14,7 @@ from adaptive_rag.core.fitted import Judge
 from adaptive_rag.core.relevance import keep_sources, searched_by, source_features
 from adaptive_rag.nodes.calling import judged, note
 from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.reading import from_web
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
@@ -77,8 +78,8 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
         update.update({"relevance": "incorrect", "doc_scores": []})
         judged(update, "grade_documents", "rule", None, "incorrect", "no documents to judge")
         return update
-    searched = [d for d in docs if d.metadata.get("origin") != "web"]
-    web = [d for d in docs if d.metadata.get("origin") == "web"]
+    searched = [d for d in docs if not from_web(d)]
+    web = [d for d in docs if from_web(d)]
     question = state.get("standalone") or ""
     judge, scores, fallback = judge_sources(question, searched, ctx, services)
     if fallback:

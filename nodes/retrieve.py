@@ -5,6 +5,7 @@ from __future__ import annotations
 from adaptive_rag.knowledge.sources import retrieve as search
 from adaptive_rag.nodes.calling import note, note_failure
 from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.reading import from_web
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
@@ -19,9 +20,9 @@ def retrieve(state: State, runtime: Runtime[Context], services: Services) -> Upd
     query = state.get("search_query") or state.get("standalone") or ""
     update: Update = {"steps": "retrieve", "doc_scores": [], "searched": ""}
     earlier = list(state.get("documents") or [])
-    web_docs = [d for d in earlier if d.metadata.get("origin") == "web"]
+    web_docs = [d for d in earlier if from_web(d)]
     if state.get("searched") == query:  # classify's probe found these
-        docs = [d for d in earlier if d.metadata.get("origin") != "web"]
+        docs = [d for d in earlier if not from_web(d)]
     else:
         docs = _search(query, ctx, services, update)
     update["documents"] = [RESET, *web_docs, *docs]

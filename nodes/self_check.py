@@ -15,7 +15,7 @@ from adaptive_rag.knowledge.sources import source_texts
 from adaptive_rag.nodes.calling import judged, note
 from adaptive_rag.nodes.citing import sources_for
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.reading import verdict_score
+from adaptive_rag.schema.reading import from_web, verdict_score
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
@@ -99,7 +99,7 @@ def _answerable(
     The judge was fitted on answers from the knowledge base: one written from web results is
     not declined by it (the web search was the corrective step already).
     """
-    if any(d.metadata.get("origin") == "web" for d in state.get("documents") or []):
+    if any(from_web(d) for d in state.get("documents") or []):
         return True, None, "written from web results: not judged"
     judge, fallback = services.answer_judge_for(ctx)
     if fallback:

@@ -12,6 +12,11 @@ from langchain_core.documents import Document
 from langchain_core.messages import BaseMessage
 
 
+def from_web(doc: Document) -> bool:
+    """Whether a source came from the web search, not the knowledge base."""
+    return doc.metadata.get("origin") == "web"
+
+
 def conversation(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     """Return the thread's messages without refused turns (stand-ins and error replies)."""
     return [m for m in messages if getattr(m, "name", None) != REJECTED]
