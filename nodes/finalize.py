@@ -9,7 +9,14 @@ from adaptive_rag.core.entities import entities_of, key
 from adaptive_rag.core.language import language_of
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.reading import links_of, switched_on, verdict_score
+from adaptive_rag.schema.reading import (
+    ANSWERED,
+    GROUNDED,
+    PASSED,
+    links_of,
+    switched_on,
+    verdict_score,
+)
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import REJECTED, REMEMBERED, State
 from adaptive_rag.schema.updates import Update
@@ -109,24 +116,8 @@ def confidence_features(state: State) -> dict[str, float]:
 
 def answerable_probability(state: State) -> float:
     """Return the answerability judge's last probability this turn (0.5 when it gave none)."""
-    fitted = [
-        j["score"]
-        for j in state.get("judgments") or []
-        if j["node"] == "self_check" and j["method"] == "fitted" and j["score"] is not None
-    ]
-    return float(fitted[-1]) if fitted else 0.5
-
-
-ANSWERED = 1
-"""verdict_score of an answer that answers the question without support for every sentence."""
-GROUNDED = 2
-"""verdict_score of a grounded answer that does not answer the question (a decline).
-
-Below it, answer_check 'decline' declines the answer; an attempt that scored it and outlasts
-the later ones ends the turn in its decline.
-"""
-PASSED = 3
-"""verdict_score of an answer that passed both questions: it outlasts a later failed attempt."""
+    probability = state.get("answerable_p")
+    return 0.5 if probability is None else float(probability)
 
 
 class Settled(NamedTuple):

@@ -74,6 +74,8 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> U
     method: JudgeMethod = "fitted" if probability is not None else "rule"
     verdict = "answer" if answerable else "decline"
     judged(update, "self_check", method, probability, verdict, detail)
+    if probability is not None:
+        update["answerable_p"] = probability
     result = SelfCheck(
         grounded=grounded,
         answers_question=answerable,

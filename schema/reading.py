@@ -43,8 +43,23 @@ def has_history(state: State) -> bool:
 
 
 def verdict_score(check: SelfCheck) -> int:
-    """Rank a self-check verdict: grounded counts twice as much as answering the question."""
+    """Rank a self-check verdict: grounded counts twice as much as answering the question.
+
+    The ranks finalize settles by: 0, ANSWERED, GROUNDED, PASSED.
+    """
     return 2 * int(check["grounded"]) + int(check["answers_question"])
+
+
+ANSWERED = verdict_score(SelfCheck(grounded=False, answers_question=True, feedback=""))
+"""verdict_score of an answer that answers the question without support for every sentence."""
+GROUNDED = verdict_score(SelfCheck(grounded=True, answers_question=False, feedback=""))
+"""verdict_score of a grounded answer that does not answer the question (a decline).
+
+Below it, answer_check 'decline' declines the answer; an attempt that scored it and outlasts
+the later ones ends the turn in its decline.
+"""
+PASSED = verdict_score(SelfCheck(grounded=True, answers_question=True, feedback=""))
+"""verdict_score of an answer that passed both questions: it outlasts a later failed attempt."""
 
 
 def answered_before(state: State) -> bool:

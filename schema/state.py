@@ -155,6 +155,8 @@ class State(InputState, OutputState, total=False):
     """Self-RAG verdict on the latest answer."""
     support: Annotated[float | None, Turn(None)]
     """How likely the sources state the answer (the model's odds of yes, before writing)."""
+    answerable_p: Annotated[float | None, Turn(None)]
+    """The answerability judge's last probability this turn that the sources answer (None: none)."""
     answer_features: Annotated[dict[str, float], Turn({})]
     """What the answerability judge read of the latest answer (kept for refitting it from runs)."""
     best_answer: Annotated[str, Turn("")]

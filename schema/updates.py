@@ -74,6 +74,7 @@ class Update(TypedDict, total=False):
     mode: GenerationMode
     check: SelfCheck | None
     support: float | None
+    answerable_p: float | None
     answer_features: dict[str, float]
     best_answer: str
     best_score: int
