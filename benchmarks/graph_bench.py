@@ -22,7 +22,6 @@ from adaptive_rag.knowledge.fusion import RRF_K, reciprocal_rank_fusion
 from adaptive_rag.knowledge.graph import EntityGraph
 from adaptive_rag.knowledge.retriever import GRAPH_SEEDS
 from adaptive_rag.knowledge.store import KnowledgeBase
-from adaptive_rag.knowledge.upgrade import get_all
 
 DEPTH = 30
 """Hits per channel, and chunks ranked per question (as the recall table's k)."""
@@ -133,11 +132,7 @@ def fusion_rows(
     kb: KnowledgeBase, name: str, questions: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """Score every variant on a set's questions over its ingested collection."""
-    everything = get_all(kb._chunks, ["metadatas"])
-    doc_of = {
-        cid: str((meta or {}).get("doc_id"))
-        for cid, meta in zip(everything["ids"], everything["metadatas"], strict=True)
-    }
+    doc_of = {chunk.id: str(chunk.metadata.get("doc_id")) for chunk in kb.stored()}
     searches: list[Searches] = []
     everyone = Reader(everyone=True)
     for q in questions:

@@ -20,7 +20,6 @@ from adaptive_rag.evaluation.sets import EvalSet
 from adaptive_rag.knowledge.chunking import index_text
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
-from adaptive_rag.knowledge.upgrade import get_all
 from graph_bench import fusion_rows
 from langchain_core.documents import Document
 
@@ -107,10 +106,9 @@ def _ingest(
     started = time.perf_counter()
     kb.ingest([str(path)], progress=True)
     ingest_s = time.perf_counter() - started
-    stored = get_all(kb._chunks, ["documents", "metadatas"])
     texts = [
-        index_text(Document(page_content=text or "", metadata=meta or {}))
-        for text, meta in zip(stored["documents"], stored["metadatas"], strict=True)
+        index_text(Document(page_content=chunk.text, metadata=chunk.metadata))
+        for chunk in kb.stored()
     ]
     terms_of.cache_clear()
     started = time.perf_counter()

@@ -13,7 +13,7 @@ import resource
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,6 @@ from adaptive_rag.core.access import access_metadata
 from adaptive_rag.knowledge.facets import FacetIndex
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
-from adaptive_rag.knowledge.upgrade import get_all
 from langchain_core.embeddings import Embeddings
 
 VOCAB = [f"w{i}" for i in range(20000)]
@@ -107,7 +106,7 @@ def _graph_size(kb: KnowledgeBase, folder: Path) -> dict[str, Any]:
 
 def _facets_cost(kb: KnowledgeBase, folder: Path) -> dict[str, Any]:
     """Return the facet index's values, its build time over the stored metadata, and meta.json."""
-    metas = get_all(kb._chunks, ["metadatas"])["metadatas"]
+    metas: list[Mapping[str, Any]] = [chunk.metadata for chunk in kb.stored()]
     started = time.perf_counter()
     facets = FacetIndex.build(metas)
     return {

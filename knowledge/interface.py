@@ -7,8 +7,8 @@ first, and take a `Reader`: a store never returns what the reader may not read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from collections.abc import Callable, Collection, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from adaptive_rag.core.access import PUBLIC, Reader
 from langchain_core.documents import Document
@@ -20,6 +20,16 @@ if TYPE_CHECKING:
     from adaptive_rag.knowledge.ingest import Progress
     from adaptive_rag.knowledge.loading import Given, Unreadable
     from adaptive_rag.knowledge.preparing import IngestReport
+
+
+class StoredChunk(NamedTuple):
+    """One chunk as a store holds it: what a copy to another store, or a benchmark, reads."""
+
+    id: str
+    text: str
+    metadata: dict[str, Any]
+    vector: list[float] | None
+    """Its embedding, when asked for (None otherwise)."""
 
 
 @runtime_checkable
@@ -57,6 +67,10 @@ class KnowledgeStore(Protocol):
 
     def answer_cache(self) -> AnswerCache:
         """Return the collection's cache of earlier answers."""
+        ...
+
+    def stored(self, vectors: bool = False) -> Iterator[StoredChunk]:
+        """Yield every chunk the collection holds, read in pages (with its vector if asked)."""
         ...
 
     # -- searching ------------------------------------------------------------------------

@@ -23,10 +23,18 @@ from adaptive_rag.knowledge.clients import chroma_client
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.indexes import derive, summarise
 from adaptive_rag.knowledge.ingest import Ingestion
+from adaptive_rag.knowledge.interface import StoredChunk
 from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.knowledge.locking import LockTimeout, WriteLock
 from adaptive_rag.knowledge.search import Searching
-from adaptive_rag.knowledge.upgrade import ACCESS_CONTROL, ENTITIES, get_all, pending, upgrade
+from adaptive_rag.knowledge.upgrade import (
+    ACCESS_CONTROL,
+    ENTITIES,
+    get_all,
+    pages,
+    pending,
+    upgrade,
+)
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
@@ -249,6 +257,16 @@ class KnowledgeBase(Ingestion, Searching):
             return {}
         found = self._parents.get(ids=list(dict.fromkeys(ids)), include=["documents"])
         return dict(zip(found["ids"], (d or "" for d in found["documents"]), strict=True))
+
+    def stored(self, vectors: bool = False) -> Iterator[StoredChunk]:
+        """Yield every chunk the collection holds, read in pages (with its vector if asked)."""
+        include = ["documents", "metadatas", *(["embeddings"] if vectors else [])]
+        for page in pages(self._chunks, include):
+            found = page["embeddings"] if vectors else None
+            for i, cid in enumerate(page["ids"]):
+                vector = None if found is None else [float(x) for x in found[i]]
+                text, meta = page["documents"][i] or "", dict(page["metadatas"][i] or {})
+                yield StoredChunk(cid, text, meta, vector)
 
     def sources(self, reader: Reader | None = None) -> list[dict[str, Any]]:
         """List ingested sources with their chunk counts, titles and readers (a reader's only)."""

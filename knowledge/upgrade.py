@@ -8,6 +8,7 @@ can run twice). Steps write chunk metadata only: vectors and texts are never tou
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from adaptive_rag.core.access import OWNER, PUBLIC
@@ -27,13 +28,20 @@ QUIET_BELOW = 500
 def get_all(collection: Any, include: list[str]) -> dict[str, list[Any]]:
     """Read a whole collection page by page (ids plus the included fields)."""
     merged: dict[str, list[Any]] = {"ids": [], **{key: [] for key in include}}
+    for page in pages(collection, include):
+        for key in merged:
+            merged[key].extend(page[key] if page[key] is not None else [])
+    return merged
+
+
+def pages(collection: Any, include: list[str]) -> Iterator[dict[str, list[Any]]]:
+    """Yield a whole collection page by page (ids plus the included fields), as Chroma gives it."""
     offset = 0
     while True:
         page = collection.get(include=include, limit=PAGE, offset=offset)
-        for key in merged:
-            merged[key].extend(page[key] or [])
+        yield page
         if len(page["ids"]) < PAGE:
-            return merged
+            return
         offset += PAGE
 
 

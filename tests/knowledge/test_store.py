@@ -168,3 +168,22 @@ def test_a_write_whose_revision_count_was_lost_still_refreshes_keyword_search(
     assert reader.revision() == counted
     found = reader.get([cid for cid, _ in reader.keyword_search("restocking fee", 3)])
     assert any("returns.md" in d.metadata["source"] for d in found)
+
+
+def test_stored_reads_every_chunk_in_pages_with_its_vector_when_asked(
+    open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adaptive_rag.knowledge import upgrade
+
+    kb = open_kb()
+    kb.ingest([str(copy_sample(tmp_path))], progress=False)
+    monkeypatch.setattr(upgrade, "PAGE", 3)  # several pages, the last one short
+    chunks = list(kb.stored())
+    assert len(chunks) == kb.count() > 3 and len({c.id for c in chunks}) == kb.count()
+    first = kb.get([chunks[0].id])[0]
+    assert (chunks[0].text, chunks[0].metadata) == (first.page_content, first.metadata)
+    assert all(c.vector is None for c in chunks)
+    with_vectors = list(kb.stored(vectors=True))
+    size = len(kb.embed_query("kettle"))
+    assert [c.id for c in with_vectors] == [c.id for c in chunks]
+    assert all(c.vector is not None and len(c.vector) == size for c in with_vectors)
