@@ -11,6 +11,7 @@ from adaptive_rag.providers.replies import parse_json
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import JudgeMethod, Judgment
+from langchain_core.documents import Document
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
@@ -35,6 +36,13 @@ def _number(value: object) -> int:
 def note(update: Update, line: str) -> None:
     """Add a note (what degraded, in words) to a node's update, after any it already holds."""
     update["notes"] = [*_lines(update.get("notes")), line]
+
+
+def note_degraded(update: Update, node: str, docs: list[Document]) -> None:
+    """Note when one of the two searches failed and the other served alone."""
+    degraded = next((d.metadata["degraded"] for d in docs if d.metadata.get("degraded")), "")
+    if degraded:
+        note(update, f"{node}: {degraded}; used the other search alone")
 
 
 def note_failure(update: Update, node: str, part: Part, exc: BaseException, then: str) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adaptive_rag.knowledge.sources import retrieve as search
-from adaptive_rag.nodes.calling import note, note_failure
+from adaptive_rag.nodes.calling import note_degraded, note_failure
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import from_web
 from adaptive_rag.schema.run_context import context_of
@@ -43,10 +43,3 @@ def _search(query: str, ctx: Context, services: Services, update: Update) -> lis
         return []
     note_degraded(update, "retrieve", docs)
     return docs
-
-
-def note_degraded(update: Update, node: str, docs: list[Document]) -> None:
-    """Note when one of the two searches failed and the other served alone."""
-    degraded = next((d.metadata["degraded"] for d in docs if d.metadata.get("degraded")), "")
-    if degraded:
-        note(update, f"{node}: {degraded}; used the other search alone")
