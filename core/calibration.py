@@ -7,10 +7,11 @@ The map and the rows it was fitted on live together in confidence.json beside th
 from __future__ import annotations
 
 import json
-import math
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from adaptive_rag.core.fitted import Logistic
 
 CALIBRATION_FILE = Path(__file__).with_name("confidence.json")
 
@@ -26,9 +27,17 @@ def load_calibration(path: Path = CALIBRATION_FILE) -> dict[str, Any] | None:
 
 
 def calibrated(features: dict[str, float], fitted: dict[str, Any]) -> float:
-    """Return P(correct) for an answer described by `features` (a missing feature counts 0)."""
-    z = float(fitted["intercept"]) + sum(
-        float(c) * float(features.get(name, 0.0))
-        for name, c in zip(fitted["features"], fitted["coef"], strict=True)
+    """Return P(correct) for an answer described by `features` (a missing feature counts 0).
+
+    The map is a logistic model over raw features, evaluated as the judges are (core.fitted).
+    """
+    names = tuple(fitted["features"])
+    model = Logistic(
+        name="confidence",
+        features=names,
+        coef=tuple(float(c) for c in fitted["coef"]),
+        intercept=float(fitted["intercept"]),
+        mean=(0.0,) * len(names),
+        scale=(1.0,) * len(names),
     )
-    return 1.0 / (1.0 + math.exp(-z))
+    return model.probability(features)
