@@ -108,12 +108,7 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> Upd
         )
         return update
     answer, problem = written
-    if docs and declines_itself(answer):
-        update["decline"] = Decline(
-            reason="not_in_sources", detail="the model found no answer in the documents"
-        )
-        answer = ""
-    elif problem == "empty" or not answer:
+    if problem == "empty" or not answer:
         update["decline"] = Decline(
             reason="empty_answer", detail="the answer gave no facts, only citation numbers"
         )
@@ -232,18 +227,11 @@ def _from_sources(state: State, question: str, if_missing: str) -> str:
 
 def _problem(answer: str, language: Language, from_sources: bool) -> str | None:
     """Name what makes an answer unusable: it says nothing, or is in the wrong language."""
-    if declines_itself(answer):
-        return None
     if from_sources and says_nothing(answer):
         return "empty"
     if not answers_in(answer, language):
         return "language"
     return None
-
-
-def declines_itself(answer: str) -> bool:
-    """Whether the model replied NO_ANSWER (the sources lack the answer), however spaced."""
-    return prompts.NO_ANSWER in answer.upper().replace(" ", "_")
 
 
 def _notices(mode: GenerationMode, state: State, language: Language) -> tuple[list[str], list[str]]:

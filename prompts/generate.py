@@ -1,6 +1,5 @@
 """Tasks for writing the answer after the sources (from sources, from hops, again), and texts."""
 
-NO_ANSWER = "NO_ANSWER"
 """What the model replies when the sources do not contain the answer (read as a typed decline)."""
 
 IF_MISSING = "If the sources do not contain the answer, say that the sources do not say."

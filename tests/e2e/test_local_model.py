@@ -87,8 +87,8 @@ def test_chinese_question_gets_a_chinese_answer(ask: Any) -> None:
 
 
 @pytest.mark.xfail(
-    reason="a known limit of the embedded model: it often replies NO_ANSWER when the answer is in a"
-    " source of another language (docs/decisions.md, the model's own NO_ANSWER decline)",
+    reason="a known limit of the embedded model: it often says the sources do not say when the"
+    " answer is in a source of another language (docs/decisions.md)",
     strict=False,
 )
 def test_english_question_over_chinese_sources_gets_an_english_answer(ask: Any) -> None:

@@ -124,12 +124,12 @@ def test_ingest_or_delete_forgets_the_answers(cached: Cached, tmp_path: Path) ->
 
 
 def test_off_and_declined_are_not_cached(tmp_path: Path) -> None:
-    h = Cached(tmp_path, rag="NO_ANSWER")
+    h = Cached(tmp_path, rag="The sources do not say.")
     off = h.ask(answer_cache=False)
     assert (
         "recall" not in off["diagnostics"]["steps"] and off["diagnostics"]["answer_cache"] == "off"
     )
-    h.ask()  # declined (the model said NO_ANSWER): nothing kept
+    h.ask()  # declined (the model said the sources do not say): nothing kept
     assert h.ask()["model_calls_made"] > 0
 
 

@@ -17,18 +17,19 @@ def sequence(*replies: str) -> Any:
 
 
 def test_the_model_finding_no_answer_in_the_sources_is_a_typed_decline(make_harness: Any) -> None:
-    h = make_harness(rag="NO_ANSWER")
+    h = make_harness(rag="The sources do not say.")
     out = h.ask("What colour is the Zephyr X2 kettle?")
     assert out["answerable"] is False and out["decline"]["reason"] == "not_in_sources"
     assert out["answer"] == generate_prompts.DECLINE["en"]["not_in_sources"]
-    assert "NO_ANSWER" not in out["answer"] and out["verified"] is False
+    assert out["verified"] is False
     assert out["sources"] and not any(s["cited"] for s in out["sources"])  # what was looked at
     assert out["messages"][-1].content == out["answer"]  # no sources listed under a decline
-    assert "self_check" not in out["diagnostics"]["steps"]
+    check = [j for j in out["diagnostics"]["judgments"] if j["node"] == "self_check"]
+    assert check[-1]["verdict"] == "decline"  # the model's own words, read by rule
 
 
 def test_a_chinese_question_is_declined_in_chinese(make_harness: Any) -> None:
-    h = make_harness(rag="NO_ANSWER")
+    h = make_harness(rag="资料中没有提到这个信息。")
     out = h.ask("Zephyr X2 水壶是什么颜色的？")
     assert out["language"] == "zh" and out["answerable"] is False
     assert out["answer"] == generate_prompts.DECLINE["zh"]["not_in_sources"]
