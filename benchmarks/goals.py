@@ -8,7 +8,7 @@ the AUC of the answerability judge's probability (answerable above unanswerable)
 pooled over the sets that have unanswerable questions, with a bootstrap interval; and how many
 answerable questions whose gold documents were all read were declined, and by what (the
 answerability judge, self_check's rule, or the typed reason of an earlier decline). And
-single-shot scored as the graph's own rule reads an answer: one that only says its sources do
+single-shot scored as the graph's own rule reads an answer: one that opens by saying its sources do
 not give the answer (core.unsaid) counts as a decline, right on an unanswerable question and
 wrong on another; the adaptive graph against that, paired.
 
@@ -139,7 +139,7 @@ def unsaid(row: Row) -> bool:
 
 
 def as_the_rule_reads(row: Row) -> float:
-    """Return a run's Acc with an answer that only says the sources lack it read as a decline."""
+    """Return a run's Acc with an answer that says the sources lack it read as a decline."""
     if unsaid(row):
         return 1.0 if row["impossible"] else 0.0
     return float(row["acc"])

@@ -1,9 +1,9 @@
-"""Answers that only say the sources do not hold the answer ("The sources do not say.").
+"""Answers that open by saying the sources do not hold the answer ("The sources do not say.").
 
-The answer prompts ask the model to say so when the sources lack the answer. Such a reply
-states no fact and cites nothing: it is a decline in the model's words, read here so that it is
-handled as one (a typed decline, after a web search where the web is reachable) rather than
-shown as an answer.
+The answer prompts ask the model to say so when the sources lack the answer. Such a reply cites
+nothing, and what it may add after the admission ("They only mention …") is not an answer from
+the sources: it is a decline in the model's words, read here so that it is handled as one (a
+typed decline, after a web search where the web is reachable) rather than shown as an answer.
 """
 
 from __future__ import annotations
@@ -34,16 +34,25 @@ _ANSWERS = re.compile(r"^\s*(?:yes|no)\b|^\s*(?:是的|不是|是|否)[，,。]"
 """A sentence opening with yes or no answers the question ("No, the sources do not say X")."""
 
 
-def says_sources_lack(answer: str) -> bool:
-    """Whether an answer says that its sources do not hold the answer, and cites nothing.
+_OPENING_WORDS = 4
+"""The admission must start within a sentence's first words ("Unfortunately, the sources …"),
+not after a stated fact ("The kettle holds 1.7 l, though the sources do not say its weight.")."""
 
-    Its first sentence must say so, and no sentence may cite: "The sources do not say how many
-    people moved." is such an answer, and so is "The sources do not say. They only mention the
-    oil crisis." (what follows the admission is not an answer from the sources); "The fee is 10%
-    [1]. The sources do not say more." is not, nor is one whose first sentence answers yes or no.
+
+def says_sources_lack(answer: str) -> bool:
+    """Whether an answer opens by saying its sources do not hold the answer, and cites nothing.
+
+    Its first sentence must open with the admission, and no sentence may cite: "The sources do
+    not say how many people moved." is such an answer, and so is "The sources do not say. They
+    only mention the oil crisis."; "The fee is 10% [1]. The sources do not say more." is not, nor
+    is one whose first sentence answers yes or no or states a fact before the admission.
     """
     sentences = split(answer.strip())
     if not sentences or any(s.cites for s in sentences):
         return False
     first = sentences[0].text
-    return bool(_LACK.search(first)) and not _ANSWERS.match(first)
+    found = _LACK.search(first)
+    if found is None or _ANSWERS.match(first):
+        return False
+    before = first[: found.start()]
+    return len(before.split()) <= _OPENING_WORDS and not re.search(r"\d", before)

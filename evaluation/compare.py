@@ -24,7 +24,7 @@ def by_checks(records: list[Record]) -> list[dict[str, Any]]:
     Compares the first answer written in the scored turn (by `generate` or `answer_general`:
     `first_acc`) with the final one: lost when the first was right and the final is declined or
     wrong, mended when the first was wrong or nothing was written and the final is right. A first
-    answer that only says its sources do not hold the answer is a decline in the model's words
+    answer that opens by saying its sources do not hold the answer is a decline in the model's words
     (`core.unsaid`), never right, whatever words of the gold it repeats. Runs recorded before
     `first_acc` was are left out.
     """

@@ -77,10 +77,13 @@ def matrix(rows: list[dict[str, Any]]) -> tuple[Matrix, Matrix, Matrix, Matrix, 
 
 
 def question_thresholds(p: Matrix, y: Matrix, index: Matrix) -> dict[str, float]:
-    """Choose the CRAG verdict's cut-off on the best source's probability per question.
+    """Choose the cut-offs on the best source's probability per question.
 
-    Two targets meet in one cut-off: few answerable searches called incorrect (`incorrect`, the
-    FALSE_INCORRECT quantile), and `correct` trusted at CORRECT_PRECISION; the higher one wins.
+    `incorrect`, CRAG's verdict: below it a search is incorrect (few answerable searches fall
+    under it: the FALSE_INCORRECT quantile); from it, correct. `correct`: from it a source is
+    trusted (CORRECT_PRECISION of the searches so judged have a gold source on top), never below
+    `incorrect`; the bridge rule reads it. Between the two lay CRAG's `ambiguous` band, measured
+    and read as correct (docs/decisions.md).
     """
     best, best_is_gold, has_gold = [], [], []
     for i in sorted(set(index.tolist())):
@@ -97,13 +100,13 @@ def question_thresholds(p: Matrix, y: Matrix, index: Matrix) -> dict[str, float]
         if gold_a[chosen].mean() >= CORRECT_PRECISION:
             correct = float(t)
             break
-    return {"correct": max(correct, incorrect)}
+    return {"incorrect": incorrect, "correct": max(correct, incorrect)}
 
 
 def verdict_shares(p: Matrix, index: Matrix, thresholds: dict[str, float]) -> dict[str, float]:
     """Return the share of questions each CRAG verdict would be given."""
     best = np.array([p[index == i].max() for i in sorted(set(index.tolist()))])
-    correct = best >= thresholds["correct"]
+    correct = best >= thresholds["incorrect"]
     return {
         "correct": round(float(correct.mean()), 3),
         "incorrect": round(float((~correct).mean()), 3),

@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from adaptive_rag.schema.generate_updates import CLASSES, STATE
+from adaptive_rag.schema.state import REMEMBERED
 from adaptive_rag.schema.values import COUNTERS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +43,9 @@ NODES = (
 )
 """The agent graph's nodes, in the order a question meets them (graph/builder.py)."""
 _STATE_NAMES = {"state", "st", "current", "before"}
+_KEY_LISTS: dict[str, tuple[str, ...]] = {"COUNTERS": COUNTERS, "REMEMBERED": REMEMBERED}
+"""Tuples of State keys the code reads or writes in a loop ({k: state.get(k) for k in ...})."""
+_COMPREHENSIONS = (ast.DictComp, ast.ListComp, ast.SetComp, ast.GeneratorExp)
 _UPDATE_NAMES = {"update", "fresh", "out", "result"}
 
 
@@ -96,8 +100,8 @@ def _touches(body: ast.AST) -> tuple[set[str], set[str]]:
     reads: set[str] = set()
     writes: set[str] = set()
     for node in ast.walk(body):
-        if isinstance(node, ast.comprehension) and _is(node.iter, {"COUNTERS"}):
-            reads.update(COUNTERS)  # {name: state.get(name, 0) for name in COUNTERS}
+        if isinstance(node, _COMPREHENSIONS) and _mentions(node, _STATE_NAMES):
+            reads.update(_looped_keys(node))  # {name: state.get(name, 0) for name in COUNTERS}
         elif (  # state.get("key")
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -135,12 +139,37 @@ def _touches(body: ast.AST) -> tuple[set[str], set[str]]:
     return reads, writes
 
 
-def _returned(function: ast.FunctionDef) -> set[str]:
-    """Return the keys of the dicts a node function returns itself."""
+def _mentions(node: ast.AST, names: set[str]) -> bool:
+    """Whether a piece of code uses one of these names."""
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def _looped_keys(node: ast.AST) -> set[str]:
+    """Return the State keys of the known key tuples a comprehension loops over."""
+    keys: set[str] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.comprehension) and isinstance(inner.iter, ast.Name):
+            keys.update(_KEY_LISTS.get(inner.iter.id, ()))
+    return keys
+
+
+def _returned(module: str, function: ast.FunctionDef) -> set[str]:
+    """Return the keys of the dicts a node function returns, itself or through its helpers."""
+    tree = _module(module)
+    local = _functions(tree) if tree else {}
     keys: set[str] = set()
     for node in ast.walk(function):
-        if isinstance(node, ast.Return) and isinstance(node.value, ast.Dict):
-            keys.update(_string_keys(node.value))
+        if not isinstance(node, ast.Return) or node.value is None:
+            continue
+        value = node.value
+        if isinstance(value, ast.Dict):
+            keys.update(_string_keys(value))
+            for spread in (v for k, v in zip(value.keys, value.values, strict=True) if k is None):
+                keys.update(_looped_keys(spread))  # **{name: ... for name in REMEMBERED}
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            helper = local.get(value.func.id)
+            if helper is not None and helper is not function:
+                keys |= _returned(module, helper)
     return keys
 
 
@@ -180,7 +209,7 @@ def node_touches(name: str) -> tuple[set[str], set[str]]:
     tree = _module(module)
     function = _functions(tree).get(name) if tree else None
     if function is not None:
-        writes |= _returned(function)
+        writes |= _returned(module, function)
     return reads, writes
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,28 @@ def user_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("adaptive-rag"))
 
 
-def chroma_client(kb_path: str) -> tuple[Any, str, Path]:
-    """Return a Chroma client, a label for messages, and where the BM25 index lives."""
+def machine_id(folder: Path) -> str:
+    """Return this machine's id, made once and kept in `folder` (the user data folder).
+
+    A Chroma server is shared by machines whose file paths mean nothing to each other: each
+    chunk an ingest reads from a file records the id of the machine that read it.
+    """
+    path = folder / "machine-id"
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        with path.open("x", encoding="utf-8") as made:  # the first process to ask makes it
+            made.write(uuid.uuid4().hex)
+    except FileExistsError:
+        pass
+    return path.read_text(encoding="utf-8").strip()
+
+
+def chroma_client(kb_path: str) -> tuple[Any, str, Path, str]:
+    """Return a Chroma client, a label for messages, where the BM25 index lives, and a machine.
+
+    The machine is this machine's id with a Chroma server ('' on disk, where every path is
+    this machine's).
+    """
     import chromadb
     from chromadb.config import Settings
 
@@ -34,12 +55,14 @@ def chroma_client(kb_path: str) -> tuple[Any, str, Path]:
         from adaptive_rag.knowledge.chroma_http import http_client
 
         client = http_client(host, port, settings)
-        return client, f"Chroma server {host}:{port}", user_data_dir() / "bm25" / f"{host}_{port}"
+        local = user_data_dir()
+        label = f"Chroma server {host}:{port}"
+        return client, label, local / "bm25" / f"{host}_{port}", machine_id(local)
     path = Path(kb_path).expanduser() if kb_path else user_data_dir() / "kb"
     path.mkdir(parents=True, exist_ok=True)
     with exclusive(path / OPEN_LOCK):  # two first opens would both create Chroma's tables
         client = chromadb.PersistentClient(path=str(path), settings=settings)
-    return client, str(path), path / "bm25"
+    return client, str(path), path / "bm25", ""
 
 
 Flat = str | int | float | bool | list[str]

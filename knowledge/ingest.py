@@ -43,6 +43,7 @@ class Ingestion:
     _client: Any
     _chunks: Any
     _parents: Any
+    _machine: str
     _embeddings: Embeddings
     _lock: threading.Lock
     _keyword: KeywordIndex | None
@@ -119,7 +120,8 @@ class Ingestion:
                 if isinstance(doc, Unreadable):
                     report.record(doc.name, "failed", doc.reason)
                     continue
-                item = prepare(self._chunks, doc, report, hashes, access, names, on_disk)
+                where = self._machine if on_disk else None  # a file read on this machine
+                item = prepare(self._chunks, doc, report, hashes, access, names, where)
                 if item is not None:
                     prepared.append(item)
             if not prepared:

@@ -70,7 +70,10 @@ class KnowledgeStore(Protocol):
         ...
 
     def stored(self, vectors: bool = False) -> Iterator[StoredChunk]:
-        """Yield every chunk the collection holds, read in pages (with its vector if asked)."""
+        """Yield every chunk the collection holds, read in pages (with its vector if asked).
+
+        Every reader's chunks, and no snapshot: run it while nothing writes (a copy, a benchmark).
+        """
         ...
 
     # -- searching ------------------------------------------------------------------------

@@ -8,7 +8,6 @@ source, never replaced by this one.
 
 from __future__ import annotations
 
-import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,12 +79,13 @@ def prepare(
     hashes: dict[str, str],
     access: dict[str, Any],
     names: set[str],
-    on_disk: bool,
+    machine: str | None,
 ) -> Prepared | None:
     """Read and chunk a document unless unchanged or a duplicate; record failures by name.
 
-    `store` is the collection of chunks. `on_disk`: the documents are files, so a stored copy
-    whose file is gone from this machine, and that this machine ingested, was moved.
+    `store` is the collection of chunks. `machine` is None for documents given in memory; for
+    files, the machine that reads them ('' for a store on this machine's disk): a stored copy
+    whose file that machine ingested and no longer holds was moved.
     """
     source = doc.name
     if not source.strip():
@@ -111,7 +111,7 @@ def prepare(
         ({}, {}) if file_hash in hashes else _sources_with_hash(store, file_hash, source, access)
     )
     # a twin whose file is gone was moved or renamed: this file replaces it
-    kept = (t for t in sorted(twins) if not (on_disk and _gone(t, twins_on.get(t, ""))))
+    kept = (t for t in sorted(twins) if machine is None or not _gone(t, twins_on[t], machine))
     twin = hashes.get(file_hash) or next(kept, "")
     if twin:
         report.record(source, "duplicate", f"same content as {twin}")
@@ -127,8 +127,8 @@ def prepare(
     for chunk in chunks:
         chunk.metadata.pop(GROUPS, None)  # who may read is the ingest's to say, not the file's
         chunk.metadata.update(access, file_hash=file_hash, file_chunks=len(chunks))
-        if on_disk:  # a path means something only on the machine that read it
-            chunk.metadata[INGESTED_ON] = this_machine()
+        if machine:  # on a shared server, a path means something only where it was read
+            chunk.metadata[INGESTED_ON] = machine
         # the graph's entities, from the chunk's own words (not its document's fields)
         chunk.metadata["entities"] = entities_of(index_text(chunk, described=False))
     report.record(source, "replaced" if existing["ids"] else "added")
@@ -160,21 +160,16 @@ def _sources_with_hash(
 
 
 INGESTED_ON = "ingested_on"
-"""Chunk metadata: the machine whose files an on-disk ingest read (a path names a file there)."""
+"""Chunk metadata on a shared Chroma server: the id of the machine whose file an ingest read."""
 
 
-def this_machine() -> str:
-    """Return this machine's name, as recorded in `ingested_on`."""
-    return socket.gethostname()
-
-
-def _gone(source: str, machine: str) -> bool:
+def _gone(source: str, recorded: str, machine: str) -> bool:
     """Whether a stored source names a file this machine ingested that is no longer on its disk.
 
-    A path another machine ingested is that machine's, never gone here; a copy from before
-    machines were recorded counts as this machine's.
+    A path another machine ingested (`recorded`, its id) is that machine's, never gone here; a
+    copy from before machines were recorded counts as this machine's.
     """
-    if machine and machine != this_machine():
+    if recorded and recorded != machine:
         return False
     path = Path(source)
     return path.is_absolute() and not path.exists()

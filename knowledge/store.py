@@ -70,6 +70,7 @@ class KnowledgeBase(Ingestion, Searching):
         self.embedding_model = spec
         self._embeddings = embeddings
         self.location = where
+        self._machine = ""  # this machine on a shared Chroma server (clients.machine_id)
         self._bm25_dir = bm25 / name
         self._keyword: KeywordIndex | None = None
         self._lock = threading.Lock()
@@ -100,7 +101,7 @@ class KnowledgeBase(Ingestion, Searching):
         collection = collection or default_collection()
         spec = resolve_embeddings_spec(embedding_model)
         try:
-            client, where, bm25 = chroma_client(kb_path)
+            client, where, bm25, machine = chroma_client(kb_path)
         except (ConnectionError, ValueError) as exc:
             raise KnowledgeBaseError(str(exc)) from exc
         try:
@@ -127,6 +128,7 @@ class KnowledgeBase(Ingestion, Searching):
                 " into a new collection"
             )
         kb = cls(client, collection, spec, embeddings or load_embeddings(spec), where, bm25)
+        kb._machine = machine
         if pending(metadata):
             kb._upgrade()
         return kb
@@ -259,7 +261,10 @@ class KnowledgeBase(Ingestion, Searching):
         return dict(zip(found["ids"], (d or "" for d in found["documents"]), strict=True))
 
     def stored(self, vectors: bool = False) -> Iterator[StoredChunk]:
-        """Yield every chunk the collection holds, read in pages (with its vector if asked)."""
+        """Yield every chunk the collection holds, read in pages (with its vector if asked).
+
+        Every reader's chunks, and no snapshot: a write meanwhile may shift the pages.
+        """
         include = ["documents", "metadatas", *(["embeddings"] if vectors else [])]
         for page in pages(self._chunks, include):
             found = page["embeddings"] if vectors else None

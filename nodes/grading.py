@@ -23,13 +23,14 @@ READ_WHOLE = "as several are likely"
 """How grading's detail says it read the rest of a search after its likely sources."""
 
 
-def crag_verdict(best: float, correct: float) -> Relevance:
-    """Return correct when the best source reaches the judge's `correct` cut-off, else incorrect.
+def crag_verdict(best: float, incorrect: float) -> Relevance:
+    """Return incorrect when the best source falls below the judge's `incorrect` cut-off.
 
-    CRAG's third verdict, `ambiguous` (refine the sources, add the web), was measured against
-    reading the same searches as correct and removed (docs/decisions.md).
+    From it the search is correct: CRAG's third verdict, `ambiguous` (the band up to the
+    `correct` cut-off: refine the sources, add the web), was measured against reading the same
+    searches as correct and removed (docs/decisions.md).
     """
-    return "correct" if best >= correct else "incorrect"
+    return "incorrect" if best < incorrect else "correct"
 
 
 def reads_whole(relevance: Relevance, likely: int) -> bool:
@@ -93,7 +94,7 @@ def grade(
         return Grading("correct", [], everything, False, judge is not None, fallback)
     keep_at = judge.thresholds.get("keep", 0.5)
     trusted = judge.thresholds.get("correct", 0.5)
-    verdict = crag_verdict(max(scores), trusted)
+    verdict = crag_verdict(max(scores), judge.thresholds.get("incorrect", trusted))
     chosen = keep_sources(question, [d.page_content for d in searched], scores, keep_at, trusted)
     above = sum(s >= keep_at for s in scores)
     detail = f"kept {len(chosen.order)} of {len(searched)} sources"

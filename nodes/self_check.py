@@ -2,8 +2,9 @@
 
 The grounding check (core.grounding) reads each sentence against the sources it cites and
 repairs the citations; the answerability judge (core.answerability) decides from the turn's
-signals whether the sources answer the question at all; an answer that only says its sources do
-not state it is declined by rule (core.unsaid). None of them calls a model.
+signals whether the sources answer the question at all; an answer that opens by saying its
+sources do not state it, citing nothing, is declined by rule (core.unsaid). None of them calls a
+model.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> U
         chinese=state.get("language") == "zh",
     )
     update["answer_features"] = {name: round(features[name], 4) for name in FEATURES}
-    if says_sources_lack(grounding.answer):  # the model's own words: the sources lack it
+    # the model's own words (its citations, before any repair): the sources lack the answer
+    if says_sources_lack(body) or says_sources_lack(grounding.answer):
         answerable, probability, detail = False, None, "the answer says its sources do not state it"
     else:
         answerable, probability, detail = _answerable(features, state, ctx, services, update)
@@ -75,7 +77,7 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> U
     verdict = "answer" if answerable else "decline"
     judged(update, "self_check", method, probability, verdict, detail)
     if probability is not None:
-        update["answerable_p"] = probability
+        update["answerable_p"] = round(probability, 4)  # as the judgment records it
     result = SelfCheck(
         grounded=grounded,
         answers_question=answerable,

@@ -1,7 +1,5 @@
 """Tasks for writing the answer after the sources (from sources, from hops, again), and texts."""
 
-"""What the model replies when the sources do not contain the answer (read as a typed decline)."""
-
 IF_MISSING = "If the sources do not contain the answer, say that the sources do not say."
 """The missing-answer line of every task that answers from sources."""
 

@@ -157,8 +157,8 @@ class Context:
         default="when_unlikely",
         metadata=_about(
             "'when_unlikely' (default) declines when the fitted judge finds the sources unlikely"
-            " to answer the question, or the answer only says they do not; 'never' always returns"
-            " the answer."
+            " to answer the question, or the answer opens by saying they do not; 'never' always"
+            " returns the answer."
         ),
     )
     general_questions: Literal["answer", "decline"] = field(

@@ -86,7 +86,7 @@ class ScriptedJudge:
 
     def __init__(self, *searches: list[float], thresholds: dict[str, float] | None = None) -> None:
         self.searches = [list(s) for s in searches] or [[0.9]]
-        self.thresholds = thresholds or {"keep": 0.3, "correct": 0.3}
+        self.thresholds = thresholds or {"keep": 0.3, "correct": 0.7, "incorrect": 0.3}
         self.calls: list[dict[str, float]] = []
         self._search, self._source = 0, 0
 

@@ -52,7 +52,7 @@ def test_each_source_is_described_by_every_feature_in_search_order() -> None:
 def test_the_shipped_judge_ranks_the_answering_source_above_the_other() -> None:
     judge = load_judge(JUDGE)
     assert judge is not None and set(judge.features) == set(FEATURES)
-    assert {"keep", "correct"} <= set(judge.thresholds)
+    assert {"keep", "correct", "incorrect"} <= set(judge.thresholds)
     rows = source_features("How big is the Zephyr X2 kettle?", [(KETTLE, HIT), (RETURNS, MISS)])
     kettle, returns = (judge.probability(r) for r in rows)
     assert kettle > judge.thresholds["keep"] > returns

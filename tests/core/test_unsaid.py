@@ -18,6 +18,7 @@ from adaptive_rag.core.unsaid import says_sources_lack
         "来源中并未说明保修期。",
         "The sources do not say. The sources only mention the 1973 oil crisis.",  # uncited rest
         "资料中没有提到具体年份。文中只讲了第二次石油危机。",
+        "Unfortunately, the provided documents don't mention it. They cover the X2's size.",
     ],
 )
 def test_a_reply_that_only_says_the_sources_lack_it(answer: str) -> None:
@@ -38,6 +39,7 @@ def test_a_reply_that_only_says_the_sources_lack_it(answer: str) -> None:
         "They do not offer refunds after 45 days.",  # "they" are not the sources here
         "They do not include batteries.",
         "The price is 49 dollars. The sources do not say more.",  # the admission comes after
+        "The kettle holds 1.7 litres, though the sources do not say its weight. It is red.",
     ],
 )
 def test_an_answer_with_more_to_it_is_not(answer: str) -> None:

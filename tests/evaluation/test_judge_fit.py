@@ -95,7 +95,7 @@ def test_fit_relevance_reports_each_set_held_out_and_left_out(tmp_path: Path) ->
     judge = fitted["judges"]["relevance"]
     assert judge.fitted_for == {"embedding_model": "test:hash"}
     assert 0.0 <= judge.thresholds["keep"] <= 1.0
-    assert set(judge.thresholds) == {"keep", "correct"}
+    assert judge.thresholds["incorrect"] <= judge.thresholds["correct"]
     assert [row["set"] for row in report["relevance"]["held_out"]] == ["alpha", "beta"]
     assert [row["set"] for row in report["relevance"]["left_out"]] == ["alpha", "beta"]
     assert all(row["gold_kept"] >= 0.9 for row in report["relevance"]["held_out"])
@@ -182,7 +182,7 @@ def test_the_shipped_judge_is_scored_with_the_bridges_grade_documents_keeps(tmp_
         intercept=-3.0,
         mean=tuple([0.0] * len(FEATURES)),
         scale=tuple([1.0] * len(FEATURES)),
-        thresholds={"keep": 0.55, "correct": 0.8},
+        thresholds={"keep": 0.55, "correct": 0.8, "incorrect": 0.1},
     )
     (line,) = judge_on([tmp_path / "bridges.chunks.jsonl"], 4, judge)
     assert line["gold_kept"] == 0.5 and line["every_gold_kept"] == "0 / 1"

@@ -28,6 +28,17 @@ def test_the_model_finding_no_answer_in_the_sources_is_a_typed_decline(make_harn
     assert check[-1]["verdict"] == "decline"  # the model's own words, read by rule
 
 
+def test_an_admission_followed_by_what_the_sources_do_hold_is_still_a_decline(
+    make_harness: Any,
+) -> None:
+    # the second sentence is in a source, so repair would cite it: the model's own words decide
+    said = "The sources do not say. They only mention the Zephyr X2 kettle's 1.7 litre capacity."
+    h = make_harness(rag=said)
+    out = h.ask("What colour is the Zephyr X2 kettle?")
+    assert out["decline"] and out["decline"]["reason"] == "not_in_sources"
+    assert out["answer"] == generate_prompts.DECLINE["en"]["not_in_sources"]
+
+
 def test_a_chinese_question_is_declined_in_chinese(make_harness: Any) -> None:
     h = make_harness(rag="资料中没有提到这个信息。")
     out = h.ask("Zephyr X2 水壶是什么颜色的？")

@@ -27,6 +27,8 @@ def test_reads_and_writes_are_found_where_the_code_has_them() -> None:
     assert "rewrites" in writes
     reads, _ = state_map.node_touches("finalize")
     assert {"model_calls", "tokens_in"} <= reads  # the counters, read in a loop
+    reads, _ = state_map.node_touches("remember")
+    assert {"answer", "confidence"} <= reads  # the remembered keys, read in a loop
     edges = state_map.edge_reads()
     assert {"relevance", "read_whole", "documents"} <= edges["after_grading"]
     assert "rewrites" in edges["can_rewrite"]  # through the settings helper it calls

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adaptive_rag.knowledge import preparing
+from adaptive_rag.knowledge.clients import machine_id
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import HashEmbeddings
@@ -183,26 +183,30 @@ def test_a_moved_file_replaces_its_copy_at_the_old_path(tmp_path: Path) -> None:
     assert again.unchanged == [new] and again.moved == []
 
 
-def test_a_path_another_machine_ingested_is_never_judged_moved_here(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_path_another_machine_ingested_is_never_judged_moved_here(tmp_path: Path) -> None:
     # two machines on one Chroma server: the first machine's path does not exist on the second
     docs = write_docs(tmp_path / "docs", files=1)
     kb = open_kb(tmp_path / "kb")
-    monkeypatch.setattr(preparing, "this_machine", lambda: "machine-a")
+    kb._machine = "machine-a"  # as clients.machine_id gives it with CHROMA_HOST set
     kb.ingest([str(docs)], progress=False)
     before = chunks_by_source(kb)
     elsewhere = tmp_path / "elsewhere"
     docs.rename(elsewhere)  # as the second machine sees it: the first one's path is not here
-    monkeypatch.setattr(preparing, "this_machine", lambda: "machine-b")
+    kb._machine = "machine-b"
     report = kb.ingest([str(elsewhere / "doc000.md")], progress=False)
     old = str((docs / "doc000.md").resolve())
     assert report.moved == [] and report.added == []
     assert report.duplicates == [f"{(elsewhere / 'doc000.md').resolve()} (same content as {old})"]
     assert chunks_by_source(kb) == before  # the first machine's copy is kept, not relabelled
-    monkeypatch.setattr(preparing, "this_machine", lambda: "machine-a")
+    kb._machine = "machine-a"
     again = kb.ingest([str(elsewhere / "doc000.md")], progress=False)  # its own machine: moved
     assert again.moved == [f"{old} -> {(elsewhere / 'doc000.md').resolve()}"]
+
+
+def test_a_machine_keeps_one_id(tmp_path: Path) -> None:
+    first = machine_id(tmp_path / "data")
+    assert len(first) == 32 and machine_id(tmp_path / "data") == first
+    assert machine_id(tmp_path / "other") != first
 
 
 def test_an_ingest_killed_after_its_writes_still_refreshes_keyword_search(tmp_path: Path) -> None:

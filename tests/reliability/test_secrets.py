@@ -62,7 +62,9 @@ def test_failures_that_quote_keys_leave_no_key_in_state_stream_logs_or_answer(
             web_search=FakeWeb(error=f"401 Unauthorized for key {TAVILY_KEY}"),
             # classify's probe finds nothing likely, so the model is asked; the search is then
             # incorrect but its source kept: with no rewrite left, the web is tried, then rag
-            relevance=ScriptedJudge([0.0], [0.5], thresholds={"keep": 0.3, "correct": 0.7}),
+            relevance=ScriptedJudge(
+                [0.0], [0.5], thresholds={"keep": 0.3, "correct": 0.7, "incorrect": 0.7}
+            ),
         ),
     )
     config = {"configurable": {"thread_id": "secrets"}}
