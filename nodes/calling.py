@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from adaptive_rag.core.failures import Part, failed
+from adaptive_rag.knowledge.sources import retrieve
 from adaptive_rag.providers.calls import Reply, call_model, call_yes_no
 from adaptive_rag.providers.replies import parse_json
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import JudgeMethod, Judgment
+from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
@@ -43,6 +45,31 @@ def note_degraded(update: Update, node: str, docs: list[Document]) -> None:
     degraded = next((d.metadata["degraded"] for d in docs if d.metadata.get("degraded")), "")
     if degraded:
         note(update, f"{node}: {degraded}; used the other search alone")
+
+
+def search_for(
+    update: Update,
+    node: str,
+    services: Services,
+    ctx: Context,
+    query: str,
+    then: str,
+    seeds: Sequence[str] = (),
+) -> list[Document] | None:
+    """Search the knowledge base (k sources) for a node: counted, a search that served alone noted.
+
+    `seeds` start the entity graph's walk. A failed search (store down, no knowledge base) is
+    noted as the node's typed failure, with `then` saying what the node does instead, and gives
+    None.
+    """
+    update["retrievals"] = 1
+    try:
+        docs = retrieve(services.retriever_for(ctx, seeds), query, ctx.k)
+    except Exception as exc:
+        note_failure(update, node, "retrieval", exc, then)
+        return None
+    note_degraded(update, node, docs)
+    return docs
 
 
 def note_failure(update: Update, node: str, part: Part, exc: BaseException, then: str) -> None:

@@ -19,12 +19,11 @@ from adaptive_rag.core.grounding import check
 from adaptive_rag.core.relevance import look_alikes
 from adaptive_rag.knowledge.sources import (
     reading_messages,
-    retrieve,
     source_texts,
     title_of,
     worked_out,
 )
-from adaptive_rag.nodes.calling import ask_json, judged, note, note_failure
+from adaptive_rag.nodes.calling import ask_json, judged, note, search_for
 from adaptive_rag.prompts import hop as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import describe_hops, links_of
@@ -162,15 +161,14 @@ def hop(state: State, runtime: Runtime[Context], services: Services) -> Update:
     hops = list(state.get("hops") or [])
     query = state.get("next_query") or (state.get("sub_questions") or [question])[0]
     seeds = [key(name) for name in hops[-1]["bridges"]] if hops else []
-    update: Update = {"steps": "hop", "retrievals": 1, "next_query": ""}
+    update: Update = {"steps": "hop", "next_query": ""}
     bridges: list[str] = []
-    try:
-        docs = retrieve(services.retriever_for(ctx, seeds), query, ctx.k)
-    except Exception as exc:
-        note_failure(update, f"hop {len(hops) + 1}", "retrieval", exc, "answering")
-        docs, step = [], Step(answerable=True)  # stop searching, answer from what we have
+    name = f"hop {len(hops) + 1}"
+    found = search_for(update, name, services, ctx, query, "answering", seeds)
+    if found is None:  # the search failed: stop searching, answer from what we have
+        docs, step = [], Step(answerable=True)
     else:  # nothing found: no finding to build on, nothing to answer from
-        step = Step(answerable=False, next_query="")
+        docs, step = found, Step(answerable=False, next_query="")
     if docs:
         docs = without_look_alikes(update, f"hop {len(hops) + 1}", question, docs)
         step, bridges = read(update, state, ctx, services, query, docs)

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from adaptive_rag.knowledge.sources import retrieve as search
-from adaptive_rag.nodes.calling import note_degraded, note_failure
+from adaptive_rag.nodes.calling import search_for
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import from_web
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
-from langchain_core.documents import Document
 from langgraph.runtime import Runtime
 
 
@@ -23,23 +21,11 @@ def retrieve(state: State, runtime: Runtime[Context], services: Services) -> Upd
     web_docs = [d for d in earlier if from_web(d)]
     if state.get("searched") == query:  # classify's probe found these
         docs = [d for d in earlier if not from_web(d)]
-    else:
-        docs = _search(query, ctx, services, update)
+    else:  # a failed search finds none
+        docs = search_for(update, "retrieve", services, ctx, query, "no documents") or []
     update["documents"] = [RESET, *web_docs, *docs]
     update["retrieval_confident"] = bool(
         docs and not web_docs and docs[0].metadata.get("agreement")
     )
     runtime.stream_writer({"step": "retrieve", "documents": len(docs)})
     return update
-
-
-def _search(query: str, ctx: Context, services: Services, update: Update) -> list[Document]:
-    """Search the knowledge base with the query; a failure finds none."""
-    update["retrievals"] = 1
-    try:
-        docs = search(services.retriever_for(ctx), query, ctx.k)
-    except Exception as exc:  # store down, no knowledge base: continue without documents
-        note_failure(update, "retrieve", "retrieval", exc, "no documents")
-        return []
-    note_degraded(update, "retrieve", docs)
-    return docs

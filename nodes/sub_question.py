@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from adaptive_rag.core.documents import doc_key
-from adaptive_rag.knowledge.sources import retrieve
-from adaptive_rag.nodes.calling import note_failure
+from adaptive_rag.nodes.calling import search_for
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import SubQuestionState
@@ -18,12 +17,9 @@ def sub_question(state: SubQuestionState, runtime: Runtime[Context], services: S
     """Search for the sub-question; its ranking is fused with the others' before writing."""
     ctx = context_of(runtime)
     question, index = state["sub_question"], state["index"]
-    update: Update = {"steps": "sub_question", "retrievals": 1}
-    try:
-        docs = retrieve(services.retriever_for(ctx), question, ctx.k)
-    except Exception as exc:
-        docs = []
-        note_failure(update, f"sub_question {index + 1}", "retrieval", exc, "no documents")
+    update: Update = {"steps": "sub_question"}
+    name = f"sub_question {index + 1}"
+    docs = search_for(update, name, services, ctx, question, "no documents") or []
     update["documents"] = docs
     update["sub_searches"] = [
         SubSearch(index=index, question=question, source_keys=[doc_key(doc) for doc in docs])
