@@ -47,12 +47,16 @@ Node = Callable[[Any, Runtime[Context], Services], Update]
 def bind(node: Node, services: Services) -> RunnableCallable:
     """Give a node the graph's services; async runs stop its model calls when cancelled.
 
-    LangGraph runs a sync node of an async run in a worker thread, which a cancelled run
-    (`runs.cancel`, a client gone) would leave writing; the async half tells that thread to stop.
+    Each run of a node is recorded in `steps` under the node's name (a node that writes `steps`
+    itself, as intake and finalize do, says what is recorded). LangGraph runs a sync node of an
+    async run in a worker thread, which a cancelled run (`runs.cancel`, a client gone) would
+    leave writing; the async half tells that thread to stop.
     """
 
     def run(state: Any, runtime: Runtime[Context]) -> Update:
-        return node(state, runtime, services)
+        update = node(state, runtime, services)
+        update.setdefault("steps", node.__name__)
+        return update
 
     async def arun(state: Any, runtime: Runtime[Context]) -> Update:
         stop = threading.Event()

@@ -29,7 +29,7 @@ def answer_general(state: State, runtime: Runtime[Context], services: Services) 
     ctx = context_of(runtime)
     question = state.get("standalone") or ""
     language = state.get("language") or language_of(question)
-    update: Update = {"steps": "answer_general", "general_tried": True}
+    update: Update = {"general_tried": True}
     searched = [*(state.get("documents") or []), *(state.get("rejected") or [])]
     texts = [f"{d.metadata.get('title') or ''}\n{d.page_content}" for d in searched]
     rare = rare_names(question, texts, language)

@@ -21,7 +21,7 @@ def assess(state: State, runtime: Runtime[Context], services: Services) -> Updat
     """
     ctx = context_of(runtime)
     docs = list(state.get("documents") or [])
-    update: Update = {"steps": "assess", "support": None}
+    update: Update = {"support": None}
     if not docs:  # generate says why nothing was found
         return update
     question = state.get("standalone") or ""

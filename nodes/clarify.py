@@ -30,7 +30,7 @@ def clarify(state: State, runtime: Runtime[Context], services: Services) -> Upda
     """Interrupt for a clarification when the run can be resumed; else ask it as the answer."""
     question = state.get("query") or ""
     ask = prompts.ASK_ZH if _CJK.search(question) else prompts.ASK_EN
-    update: Update = {"steps": "clarify", "clarified": True}
+    update: Update = {"clarified": True}
     resumable = bool((get_config().get("configurable") or {}).get("thread_id"))
     if not resumable:  # no checkpointer thread to resume: the next turn answers it as a follow-up
         update["clarification"] = ask

@@ -110,7 +110,7 @@ def _classify(state: State, runtime: Runtime[Context], services: Services) -> Up
     ctx = context_of(runtime)
     question = state.get("standalone") or state.get("query") or ""
     settled = bool(state.get("history_rewritten") or state.get("clarified"))
-    update: Update = {"steps": "classify"}
+    update: Update = {}
     ruled = classify_by_rules(question, has_history(state), follow_up=not settled)
     if ruled:
         update["route"] = Route(category=ruled[0], reason=ruled[1], method="rule")

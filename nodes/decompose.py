@@ -36,7 +36,7 @@ def decompose(state: State, runtime: Runtime[Context], services: Services) -> Up
     question = state.get("standalone") or ""
     shape, why = shape_of(question, ctx.complex_shape)
     parts = split_parts(question) if shape == "parallel" else []
-    update: Update = {"steps": "decompose", "shape": shape, "sub_questions": parts}
+    update: Update = {"shape": shape, "sub_questions": parts}
     judged(update, "decompose", "rule", None, shape, why)
     runtime.stream_writer({"step": "decompose", "shape": shape, "parts": parts})
     return update

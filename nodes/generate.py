@@ -85,7 +85,7 @@ def generate(state: State, runtime: Runtime[Context], services: Services) -> Upd
     question = state.get("standalone") or ""
     language = state.get("language") or language_of(question)
     mode = choose_mode(state)
-    update: Update = {"steps": "generate", "mode": mode, "decline": None}
+    update: Update = {"mode": mode, "decline": None}
     if mode == "fallback":  # nothing to write from: answer_general may answer it, or it declines
         update.update({"decline": _why_nothing(state), "answer": "", "sources": [], "notices": []})
         return update

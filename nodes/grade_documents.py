@@ -30,7 +30,7 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     """Read the likely sources first, and the rest of a search with several of them."""
     ctx = context_of(runtime)
     docs = list(state.get("documents") or [])
-    update: Update = {"steps": "grade_documents", "graded": True, "read_whole": False}
+    update: Update = {"graded": True, "read_whole": False}
     if not docs:  # documents rejected by an earlier search this turn stay on record
         update.update({"relevance": "incorrect", "doc_scores": []})
         judged(update, "grade_documents", "rule", None, "incorrect", "no documents to judge")

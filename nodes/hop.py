@@ -161,7 +161,7 @@ def hop(state: State, runtime: Runtime[Context], services: Services) -> Update:
     hops = list(state.get("hops") or [])
     query = state.get("next_query") or (state.get("sub_questions") or [question])[0]
     seeds = [key(name) for name in hops[-1]["bridges"]] if hops else []
-    update: Update = {"steps": "hop", "next_query": ""}
+    update: Update = {"next_query": ""}
     bridges: list[str] = []
     name = f"hop {len(hops) + 1}"
     found = search_for(update, name, services, ctx, query, "answering", seeds)

@@ -20,7 +20,7 @@ from langgraph.runtime import Runtime
 def recall(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Find an earlier answer, so a repeated question costs no model call."""
     ctx = context_of(runtime)
-    update: Update = {"steps": "recall"}
+    update: Update = {}
     try:
         found = services.answers(ctx)
         if found is None:

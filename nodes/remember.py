@@ -19,7 +19,7 @@ sooner."""
 def remember(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Store the answer under its question, settings and knowledge-base revision."""
     ctx = context_of(runtime)
-    update: Update = {"steps": "remember"}
+    update: Update = {}
     output = {name: state.get(name) for name in REMEMBERED}
     try:
         found = services.answers(ctx)

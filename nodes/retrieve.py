@@ -16,7 +16,7 @@ def retrieve(state: State, runtime: Runtime[Context], services: Services) -> Upd
     """Replace the working documents with fresh results; a failed search yields none."""
     ctx = context_of(runtime)
     query = state.get("search_query") or state.get("standalone") or ""
-    update: Update = {"steps": "retrieve", "doc_scores": [], "searched": ""}
+    update: Update = {"doc_scores": [], "searched": ""}
     earlier = list(state.get("documents") or [])
     web_docs = [d for d in earlier if from_web(d)]
     if state.get("searched") == query:  # classify's probe found these

@@ -45,7 +45,7 @@ def rewrite_with_history(state: State, runtime: Runtime[Context], services: Serv
     """Make the question standalone; if that fails, search with it as typed."""
     ctx = context_of(runtime)
     question = state.get("query") or ""
-    update: Update = {"steps": "rewrite_with_history", "history_rewritten": True}
+    update: Update = {"history_rewritten": True}
     history = recent_history(list(state.get("messages") or []), ctx.history_turns)
     if not history:
         return update

@@ -43,7 +43,7 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> U
     body = answer_body(state.get("answer") or "", notices)
     sources = source_texts(docs)
     grounding = check(body, sources, question)
-    update: Update = {"steps": "self_check"}
+    update: Update = {}
     answer = state.get("answer") or ""
     checking = ctx.answer_check != "off"  # off: grounding is only a signal of answerability
     if checking and grounding.changed:

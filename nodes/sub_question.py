@@ -17,7 +17,7 @@ def sub_question(state: SubQuestionState, runtime: Runtime[Context], services: S
     """Search for the sub-question; its ranking is fused with the others' before writing."""
     ctx = context_of(runtime)
     question, index = state["sub_question"], state["index"]
-    update: Update = {"steps": "sub_question"}
+    update: Update = {}
     name = f"sub_question {index + 1}"
     docs = search_for(update, name, services, ctx, question, "no documents") or []
     update["documents"] = docs

@@ -19,7 +19,7 @@ def transform_query(state: State, runtime: Runtime[Context], services: Services)
     ctx = context_of(runtime)
     question = state.get("standalone") or ""
     previous = state.get("search_query") or question
-    update: Update = {"steps": "transform_query", "rewrites": 1, "check": None, "decline": None}
+    update: Update = {"rewrites": 1, "check": None, "decline": None}
     messages = [
         SystemMessage(prompts.SYSTEM),
         HumanMessage(prompts.USER.format(question=question, previous=previous)),

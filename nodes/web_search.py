@@ -18,7 +18,7 @@ RESULTS = 3
 def web_search(state: State, runtime: Runtime[Context], services: Services) -> Update:
     """Search the web once; any failure turns the web off for the rest of the turn."""
     ctx = context_of(runtime)
-    update: Update = {"steps": "web_search", "web_searches": 1}
+    update: Update = {"web_searches": 1}
     web = services.web(ctx)
     if web is None:
         update.update({"web_available": False, "web_status": services.web_off(ctx, web)})
