@@ -70,31 +70,36 @@ def bind(node: Node, services: Services) -> RunnableCallable:
     return RunnableCallable(run, arun, name=node.__name__, trace=False)
 
 
+NODES: tuple[Node, ...] = (
+    intake,
+    recall,
+    classify,
+    rewrite_with_history,
+    clarify,
+    decompose,
+    hop,
+    retrieve,
+    grade_documents,
+    assess,
+    transform_query,
+    web_search,
+    generate,
+    self_check,
+    answer_general,
+    finalize,
+    remember,
+)
+"""The graph's nodes on the whole state, in the order a question meets them (sub_question, on
+its own input, is added beside them)."""
+
+
 def build_builder(services: Services | None = None) -> StateGraph[Any, Any, Any, Any]:
     """Return the uncompiled graph, for hosts that compile it with their own options."""
     svc = services or Services()
     builder = StateGraph(
         State, context_schema=Context, input_schema=InputState, output_schema=OutputState
     )
-    for node in (
-        intake,
-        recall,
-        classify,
-        rewrite_with_history,
-        clarify,
-        decompose,
-        hop,
-        retrieve,
-        grade_documents,
-        assess,
-        transform_query,
-        web_search,
-        generate,
-        self_check,
-        answer_general,
-        finalize,
-        remember,
-    ):
+    for node in NODES:
         builder.add_node(node.__name__, bind(node, svc))
     builder.add_node("sub_question", bind(sub_question, svc), input_schema=SubQuestionState)
 

@@ -15,33 +15,15 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from adaptive_rag.graph import builder
 from adaptive_rag.schema.generate_updates import CLASSES, STATE
 from adaptive_rag.schema.state import REMEMBERED
 from adaptive_rag.schema.values import COUNTERS
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "state.md"
-NODES = (
-    "intake",
-    "recall",
-    "classify",
-    "rewrite_with_history",
-    "clarify",
-    "decompose",
-    "hop",
-    "sub_question",
-    "retrieve",
-    "grade_documents",
-    "assess",
-    "transform_query",
-    "web_search",
-    "generate",
-    "self_check",
-    "answer_general",
-    "finalize",
-    "remember",
-)
-"""The agent graph's nodes, in the order a question meets them (graph/builder.py)."""
+NODES = (*(node.__name__ for node in builder.NODES), "sub_question")
+"""The agent graph's nodes (graph/builder.py), the branch on its own input last."""
 _STATE_NAMES = {"state", "st", "current", "before"}
 _KEY_LISTS: dict[str, tuple[str, ...]] = {"COUNTERS": COUNTERS, "REMEMBERED": REMEMBERED}
 """Tuples of State keys the code reads or writes in a loop ({k: state.get(k) for k in ...})."""
@@ -245,7 +227,7 @@ def render() -> str:
         "there start afresh each turn (intake resets them);",
         "`sub_question` reads its own input, `SubQuestionState`, sent to it with `Send`.",
         "",
-        "## Nodes, in the order a question meets them",
+        "## Nodes, in the order a question meets them (the parallel branch last)",
         "",
         "| node | reads | writes |",
         "|---|---|---|",

@@ -111,6 +111,7 @@ class Ingestion:
     ) -> IngestReport:
         """Prepare, embed and write documents, holding the write lock from start to end."""
         access = access_metadata(owner, groups)
+        machine = self._machine if on_disk else None  # files are read on this machine
         report = IngestReport()
         with self._writing():
             prepared: list[Prepared] = []
@@ -120,8 +121,7 @@ class Ingestion:
                 if isinstance(doc, Unreadable):
                     report.record(doc.name, "failed", doc.reason)
                     continue
-                where = self._machine if on_disk else None  # a file read on this machine
-                item = prepare(self._chunks, doc, report, hashes, access, names, where)
+                item = prepare(self._chunks, doc, report, hashes, access, names, machine)
                 if item is not None:
                     prepared.append(item)
             if not prepared:

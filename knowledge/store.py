@@ -63,14 +63,21 @@ class KnowledgeBase(Ingestion, Searching):
     """One collection: its chunks, their parent sections, and its BM25 index."""
 
     def __init__(
-        self, client: Any, name: str, spec: str, embeddings: Embeddings, where: str, bm25: Path
+        self,
+        client: Any,
+        name: str,
+        spec: str,
+        embeddings: Embeddings,
+        where: str,
+        bm25: Path,
+        machine: str = "",
     ) -> None:
         self._client = client
         self.name = name
         self.embedding_model = spec
         self._embeddings = embeddings
         self.location = where
-        self._machine = ""  # this machine on a shared Chroma server (clients.machine_id)
+        self._machine = machine  # this machine on a shared Chroma server (clients.machine_id)
         self._bm25_dir = bm25 / name
         self._keyword: KeywordIndex | None = None
         self._lock = threading.Lock()
@@ -127,8 +134,8 @@ class KnowledgeBase(Ingestion, Searching):
                 f" {spec!r} was asked for: use embedding_model={recorded!r}, or ingest"
                 " into a new collection"
             )
-        kb = cls(client, collection, spec, embeddings or load_embeddings(spec), where, bm25)
-        kb._machine = machine
+        vectors = embeddings or load_embeddings(spec)
+        kb = cls(client, collection, spec, vectors, where, bm25, machine)
         if pending(metadata):
             kb._upgrade()
         return kb

@@ -170,7 +170,7 @@ def hop(state: State, runtime: Runtime[Context], services: Services) -> Update:
     else:  # nothing found: no finding to build on, nothing to answer from
         docs, step = found, Step(answerable=False, next_query="")
     if docs:
-        docs = without_look_alikes(update, f"hop {len(hops) + 1}", question, docs)
+        docs = without_look_alikes(update, name, question, docs)
         step, bridges = read(update, state, ctx, services, query, docs)
     record = Hop(
         index=len(hops),
