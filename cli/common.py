@@ -60,10 +60,11 @@ def fail(message: str, code: int) -> typer.Exit:
 def open_kb(kb_path: str, collection: str | None, create: bool) -> Any:
     """Open a knowledge base, turning its errors into exit codes."""
     from adaptive_rag.knowledge.embeddings import EmbeddingsUnavailableError
-    from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError
+    from adaptive_rag.knowledge.errors import KnowledgeBaseError
+    from adaptive_rag.knowledge.opening import open_store
 
     try:
-        return KnowledgeBase.open(kb_path, collection or "", create=create)
+        return open_store(kb_path, collection or "", create=create)
     except KnowledgeBaseError as exc:
         raise fail(str(exc), EXIT_NO_KB) from exc
     except EmbeddingsUnavailableError as exc:

@@ -24,7 +24,7 @@ from adaptive_rag.core.access import GROUPS, OWNER, access_metadata
 @contextmanager
 def writing(kb: Any) -> Iterator[None]:
     """Say so while a write waits for another process's; one that waited too long exits 3."""
-    from adaptive_rag.knowledge.store import KnowledgeBaseBusyError
+    from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError
 
     kb.on_wait = lambda message: typer.secho(message, fg=typer.colors.YELLOW, err=True)
     try:

@@ -27,8 +27,9 @@ from adaptive_rag.evaluation.sets import (
 )
 from adaptive_rag.evaluation.turns import run_thread
 from adaptive_rag.graph.builder import build_graph
+from adaptive_rag.knowledge.interface import KnowledgeStore
+from adaptive_rag.knowledge.opening import open_store
 from adaptive_rag.knowledge.sources import source_texts
-from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.nodes.finalize import confidence_features
 from adaptive_rag.nodes.self_check import answer_body
 from adaptive_rag.schema.context import Context
@@ -102,10 +103,13 @@ def run_eval(
 
 def eval_knowledge_base(
     data: EvalSet, out_dir: Path, embedding_model: str, progress: bool
-) -> KnowledgeBase:
-    """Open (building it once) the set's corpus index in the run folder; reruns reuse it."""
+) -> KnowledgeStore:
+    """Open (building it once) the set's corpus index in the run folder; reruns reuse it.
+
+    With KNOWLEDGE_URI set, the corpus is indexed in that PostgreSQL database instead.
+    """
     collection = collection_name(data.name)
-    kb = KnowledgeBase.open(str(out_dir / "kb"), collection, embedding_model, create=True)
+    kb = open_store(str(out_dir / "kb"), collection, embedding_model, create=True)
     kb.ingest([str(corpus_to_jsonl(data.corpus, out_dir / f"{collection}.corpus.jsonl"))], progress)
     return kb
 

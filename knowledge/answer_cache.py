@@ -8,7 +8,7 @@ import re
 import time
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from langchain_core.embeddings import Embeddings
 
@@ -31,6 +31,25 @@ def normalise(question: str) -> str:
     return re.sub(r"\s+", " ", text).strip().rstrip("?.!。？！ ")
 
 
+class Answers(Protocol):
+    """What a store's cache of earlier answers offers (Chroma's AnswerCache, PostgreSQL's)."""
+
+    def find(self, question: str, scope: str, revision: int) -> Recalled | None:
+        """Return the stored answer to this question at this revision, unless it expired."""
+        ...
+
+    def put(
+        self, question: str, scope: str, revision: int, output: dict[str, Any], ttl: float
+    ) -> None:
+        """Keep an answer for `ttl` seconds, or until the knowledge base changes."""
+        ...
+
+
+def answer_key(question: str, scope: str) -> str:
+    """Return the key of a question's entry under one set of answer-shaping settings."""
+    return hashlib.sha256(f"{scope}\n{normalise(question)}".encode()).hexdigest()
+
+
 class AnswerCache:
     """Answers keyed by question and settings, valid for one knowledge-base revision and a TTL.
 
@@ -46,10 +65,7 @@ class AnswerCache:
             self._name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
         )
 
-    @staticmethod
-    def key(question: str, scope: str) -> str:
-        """Return the id of a question's entry under one set of answer-shaping settings."""
-        return hashlib.sha256(f"{scope}\n{normalise(question)}".encode()).hexdigest()
+    key = staticmethod(answer_key)
 
     def find(self, question: str, scope: str, revision: int) -> Recalled | None:
         """Return the stored answer to this question at this revision, unless it expired."""

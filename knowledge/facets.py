@@ -128,8 +128,17 @@ class Named:
     field: str
     value: str
     positions: np.ndarray
+    """The chunks that hold it, as positions in the keyword index (empty where a store looks
+    them up itself)."""
     revision: str = ""
-    """The keyword index revision `positions` belong to."""
+    """The revision `positions` belong to."""
+    count: int = -1
+    """How many chunks hold it (-1: as many as `positions`)."""
+
+    @property
+    def held(self) -> int:
+        """Return how many chunks hold the value."""
+        return len(self.positions) if self.count < 0 else self.count
 
     @property
     def label(self) -> str:
@@ -189,28 +198,50 @@ class FacetIndex:
         for a date, in any of the forms `dates_in` reads; only `nameable` values are indexed.
         """
         candidates = {pair for start in _starts(question) for pair in self._by_start.get(start, ())}
-        days = dates_in(question)
-        candidates.update(pair for day in days for pair in self._by_date.get(day, ()))
-        taken: list[tuple[int, int]] = []
+        candidates.update(pair for day in dates_in(question) for pair in self._by_date.get(day, ()))
         named: list[Named] = []
-        # longest first, so "The Sydney Morning Herald" is taken before a shorter value in it
-        for field, value in sorted(candidates, key=lambda pair: (-len(pair[1]), pair)):
-            span = _span(value, question)
-            if span is not None:
-                if any(span[0] < end and start < span[1] for start, end in taken):
-                    continue  # inside a longer value already named
-                taken.append(span)
-            elif value not in days:  # a date may be written another way: dates_in reads it
-                continue
+        for field, value in choose(question, candidates):
             at = self._positions.get((field, value))
             if at is None:
                 at = np.asarray(self.values[field][value], dtype=np.int64)
                 at.flags.writeable = False  # shared by every question that names the value
                 self._positions[(field, value)] = at
             named.append(Named(field, value, at, revision))
-            if len(named) == MAX_NAMED:
-                break
         return named
+
+
+def lookup_keys(question: str) -> tuple[set[str], set[str]]:
+    """Return the keys (`_start`) and the ISO dates a value the question names can be found by."""
+    return _starts(question), dates_in(question)
+
+
+def start_key(value: str) -> str:
+    """Return the key a stored value is found by: its ISO date, or its first two words."""
+    return as_date(value) or _start(value)
+
+
+def choose(question: str, candidates: set[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Return the (field, value) candidates the question names, at most MAX_NAMED, longest first.
+
+    A value is named when the question writes it as stored (not inside a longer word), or, for
+    a date, in any of the forms `dates_in` reads.
+    """
+    days = dates_in(question)
+    taken: list[tuple[int, int]] = []
+    chosen: list[tuple[str, str]] = []
+    # longest first, so "The Sydney Morning Herald" is taken before a shorter value in it
+    for field, value in sorted(candidates, key=lambda pair: (-len(pair[1]), pair)):
+        span = _span(value, question)
+        if span is not None:
+            if any(span[0] < end and start < span[1] for start, end in taken):
+                continue  # inside a longer value already named
+            taken.append(span)
+        elif value not in days:  # a date may be written another way: dates_in reads it
+            continue
+        chosen.append((field, value))
+        if len(chosen) == MAX_NAMED:
+            break
+    return chosen
 
 
 def _start(value: str) -> str:

@@ -17,7 +17,7 @@ chunks the reader may read are counted, reached or returned.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,41 +107,8 @@ class EntityGraph:
         None for all.
         """
         entities, members = self._neighbourhood(seeds, question, allowed)
-        if not entities:
-            return []
-        owners = np.concatenate(members)
-        starts = np.asarray([p for p, _ in seeds], dtype=owners.dtype)
-        chunks, row = np.unique(np.concatenate([owners, starts]), return_inverse=True)
-        row = row[: len(owners)]
-        column = np.repeat(np.arange(len(entities)), [len(m) for m in members])
-        held = np.diff(self.chunk_ptr)[chunks].astype(float)  # weight to other entities is lost
-        holders = np.array([len(m) for m in members], dtype=float)
-        start_chunks = np.zeros(len(chunks))
-        for position, weight in seeds:
-            start_chunks[np.searchsorted(chunks, position)] += weight
-        asked = np.array([name in question for name in entities])
-        start_entities = np.where(asked, 1.0 / holders, 0.0)  # a rare name says more
-        if start_entities.sum() and start_chunks.sum():
-            start_entities *= QUESTION_WEIGHT * start_chunks.sum() / start_entities.sum()
-        total = start_chunks.sum() + start_entities.sum()
-        if not total:
-            return []
-        start_chunks, start_entities = start_chunks / total, start_entities / total
-        at_chunks, at_entities = start_chunks, start_entities
-        for _ in range(STEPS):
-            to_entities = np.bincount(column, at_chunks[row] / held[row], len(entities))
-            to_chunks = np.bincount(row, at_entities[column] / holders[column], len(chunks))
-            at_chunks = DAMPING * start_chunks + (1 - DAMPING) * to_chunks
-            at_entities = DAMPING * start_entities + (1 - DAMPING) * to_entities
-        linked: dict[int, list[str]] = {}
-        for r, c in zip(row.tolist(), column.tolist(), strict=True):
-            linked.setdefault(r, []).append(entities[c])
-        best = np.argsort(-at_chunks, kind="stable")[:depth]
-        return [
-            Reached(int(chunks[i]), float(at_chunks[i]), tuple(linked.get(int(i), ())))
-            for i in best
-            if at_chunks[i] > 0
-        ]
+        held = np.diff(self.chunk_ptr)
+        return rank(seeds, question, entities, members, lambda chunks: held[chunks], depth)
 
     def _neighbourhood(
         self, seeds: Sequence[tuple[int, float]], question: set[str], allowed: np.ndarray | None
@@ -185,3 +152,55 @@ class EntityGraph:
         except (OSError, ValueError, KeyError):
             return None
         return cls(list(entities), *parts)
+
+
+def rank(
+    seeds: Sequence[tuple[int, float]],
+    question: set[str],
+    entities: list[str],
+    members: list[np.ndarray],
+    held: Callable[[np.ndarray], np.ndarray],
+    depth: int,
+) -> list[Reached]:
+    """Return up to `depth` chunks by personalized PageRank over a neighbourhood, best first.
+
+    `entities` are the neighbourhood's entity keys and `members` each one's readable chunks (as
+    integer positions); `seeds` the top hits as (position, weight); `question` the question's
+    entity keys, which seed the walk too; `held(positions)` how many entities each chunk holds in
+    all (the weight it passes to entities outside the neighbourhood is lost).
+    """
+    if not entities:
+        return []
+    owners = np.concatenate(members)
+    starts = np.asarray([p for p, _ in seeds], dtype=owners.dtype)
+    chunks, row = np.unique(np.concatenate([owners, starts]), return_inverse=True)
+    row = row[: len(owners)]
+    column = np.repeat(np.arange(len(entities)), [len(m) for m in members])
+    weight_out = held(chunks).astype(float)
+    holders = np.array([len(m) for m in members], dtype=float)
+    start_chunks = np.zeros(len(chunks))
+    for position, weight in seeds:
+        start_chunks[np.searchsorted(chunks, position)] += weight
+    asked = np.array([name in question for name in entities])
+    start_entities = np.where(asked, 1.0 / holders, 0.0)  # a rare name says more
+    if start_entities.sum() and start_chunks.sum():
+        start_entities *= QUESTION_WEIGHT * start_chunks.sum() / start_entities.sum()
+    total = start_chunks.sum() + start_entities.sum()
+    if not total:
+        return []
+    start_chunks, start_entities = start_chunks / total, start_entities / total
+    at_chunks, at_entities = start_chunks, start_entities
+    for _ in range(STEPS):
+        to_entities = np.bincount(column, at_chunks[row] / weight_out[row], len(entities))
+        to_chunks = np.bincount(row, at_entities[column] / holders[column], len(chunks))
+        at_chunks = DAMPING * start_chunks + (1 - DAMPING) * to_chunks
+        at_entities = DAMPING * start_entities + (1 - DAMPING) * to_entities
+    linked: dict[int, list[str]] = {}
+    for r, c in zip(row.tolist(), column.tolist(), strict=True):
+        linked.setdefault(r, []).append(entities[c])
+    best = np.argsort(-at_chunks, kind="stable")[:depth]
+    return [
+        Reached(int(chunks[i]), float(at_chunks[i]), tuple(linked.get(int(i), ())))
+        for i in best
+        if at_chunks[i] > 0
+    ]

@@ -1,25 +1,24 @@
 """Ingestion: read, chunk, embed and write documents into a knowledge base, resumably, in groups.
 
 Files and documents given in memory (text, or a file's bytes) take one path: a file is read into
-a FileDocument first. Deleting a source's chunks is here too: both are the knowledge base's
-writes, and each holds the collection's write lock from start to end (KnowledgeBase._writing).
+a FileDocument first. What is the same in every store is here (deciding each document's fate,
+embedding in groups, progress); each store writes a prepared document and deletes a source its
+own way (knowledge.chroma_writes, knowledge.postgres.writing), holding the collection's write
+lock from start to end (`_writing`).
 """
 
 from __future__ import annotations
 
 import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from adaptive_rag.core.access import OWNER, PUBLIC, access_metadata
+from adaptive_rag.core.access import PUBLIC, access_metadata
 from adaptive_rag.knowledge.chunking import index_text
-from adaptive_rag.knowledge.clients import chroma_metadata
-from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.knowledge.loading import Given, Unreadable, read_files
-from adaptive_rag.knowledge.preparing import IngestReport, Prepared, of_source, prepare
+from adaptive_rag.knowledge.preparing import IngestReport, Lookup, Prepared, prepare
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
@@ -37,34 +36,41 @@ class Progress:
 
 
 class Ingestion:
-    """The writing half of KnowledgeBase: ingesting files and documents, and deleting them."""
+    """The writing half of a store: ingesting files and documents, and deleting them."""
 
     name: str
-    _client: Any
-    _chunks: Any
-    _parents: Any
     _machine: str
     _embeddings: Embeddings
-    _lock: threading.Lock
-    _keyword: KeywordIndex | None
-
-    def revision(self) -> int:
-        """Return the knowledge base's revision (KnowledgeBase reads it from the store)."""
-        raise NotImplementedError
-
-    def _bump(self, refresh: bool = True, writing: bool = False) -> None:
-        raise NotImplementedError
-
-    def _interrupted(self) -> bool:
-        raise NotImplementedError
-
-    def _keyword_refresh(self) -> None:
-        raise NotImplementedError
 
     def _writing(self) -> AbstractContextManager[None]:
+        """Hold the collection's write lock across processes for the block."""
         raise NotImplementedError
 
-    def _rebuild_keyword_index(self, revision: str) -> KeywordIndex:
+    def _lookup(self) -> Lookup:
+        """Return what deciding a document's fate reads from the store."""
+        raise NotImplementedError
+
+    def _begin_writes(self) -> None:
+        """Mark the writes about to start (before the first document is written)."""
+        raise NotImplementedError
+
+    def _end_writes(self) -> None:
+        """Close the writes (after the last document is written)."""
+        raise NotImplementedError
+
+    def _nothing_written(self) -> None:
+        """Finish an ingest that had nothing to write."""
+        raise NotImplementedError
+
+    def _write(self, item: Prepared, vectors: dict[str, list[float]], report: IngestReport) -> None:
+        """Write one prepared document and remove what it replaces."""
+        raise NotImplementedError
+
+    def delete(self, source: str, owner: str = PUBLIC) -> int:
+        """Remove a source (its name under `owner`, "" public) and its sections; return its chunks.
+
+        Another owner's source of the same name stays.
+        """
         raise NotImplementedError
 
     def ingest(
@@ -121,14 +127,13 @@ class Ingestion:
                 if isinstance(doc, Unreadable):
                     report.record(doc.name, "failed", doc.reason)
                     continue
-                item = prepare(self._chunks, doc, report, hashes, access, names, machine)
+                item = prepare(self._lookup(), doc, report, hashes, access, names, machine)
                 if item is not None:
                     prepared.append(item)
             if not prepared:
-                if self._interrupted():
-                    self._bump()
+                self._nothing_written()
                 return report
-            self._bump(refresh=False, writing=True)  # a search during the writes rebuilds after
+            self._begin_writes()
             new_chunks = [c for p in prepared for c in p.chunks if c.id not in p.old_ids]
             done = Progress(0, len(prepared), 0, len(new_chunks))
             if on_progress is not None:
@@ -147,37 +152,8 @@ class Ingestion:
                     )
                     if on_progress is not None:
                         on_progress(done)
-            self._bump()
+            self._end_writes()
         return report
-
-    def delete(self, source: str, owner: str = PUBLIC) -> int:
-        """Remove a source (its name under `owner`, "" public) and its sections; return its chunks.
-
-        Another owner's source of the same name stays.
-        """
-        with self._writing():
-            ids = self._chunks.get(where=of_source(source, owner), include=[])["ids"]
-            if ids:
-                self._chunks.delete(ids=ids)
-                self._drop_sections(source, owner)
-                self._bump()
-        return len(ids)
-
-    def _drop_sections(self, source: str, owner: str) -> None:
-        """Remove a source's sections (the small-to-big parents)."""
-        ids = self._parents.get(where=of_source(source, owner), include=[])["ids"]
-        if ids:
-            self._parents.delete(ids=ids)
-
-    def _remove_moved(self, item: Prepared, report: IngestReport) -> None:
-        """Remove the copies of a written file left at paths that no longer exist."""
-        for old, ids in sorted(item.moved_from.items()):
-            self._chunks.delete(ids=ids)
-            report.chunks_removed += len(ids)
-            owner = item.access[OWNER]
-            if not self._chunks.get(where=of_source(old, owner), include=[], limit=1)["ids"]:
-                self._drop_sections(old, owner)  # none of the old path's chunks is left
-            report.moved.append(f"{old} -> {item.source}")
 
     def _progress(self, total: int, progress: bool) -> Any:
         """Return a progress bar over the chunks to embed (silent for small or quiet runs)."""
@@ -200,39 +176,6 @@ class Ingestion:
             vectors.update({str(c.id): row for c, row in zip(batch, rows, strict=True)})
             bar.update(len(batch))
         return vectors
-
-    def _write(self, item: Prepared, vectors: dict[str, list[float]], report: IngestReport) -> None:
-        """Add new chunks first, then remove stale ones: a crash leaves nothing lost."""
-        fresh = [c for c in item.chunks if c.id not in item.old_ids]
-        step = max(1, int(self._client.get_max_batch_size()) // 2)
-        for start in range(0, len(fresh), step):
-            batch = fresh[start : start + step]
-            self._chunks.upsert(
-                ids=[str(c.id) for c in batch],
-                embeddings=[vectors[str(c.id)] for c in batch],
-                documents=[c.page_content for c in batch],
-                metadatas=[chroma_metadata(c.metadata) for c in batch],
-            )
-        if item.sections:
-            unique = {s.id: s for s in item.sections}
-            self._parents.upsert(
-                ids=list(unique),
-                embeddings=[[0.0] for _ in unique],
-                documents=[s.text for s in unique.values()],
-                metadatas=[{"source": s.source, **item.access} for s in unique.values()],
-            )
-        keep = {str(c.id) for c in item.chunks}
-        stale = sorted((item.old_ids | item.restricted) - keep)
-        if stale:
-            self._chunks.delete(ids=stale)
-        where = of_source(item.source, item.access[OWNER])
-        old_parents = set(self._parents.get(where=where, include=[])["ids"])
-        stale_parents = sorted(old_parents - {s.id for s in item.sections})
-        if stale_parents:
-            self._parents.delete(ids=stale_parents)
-        report.chunks_added += len(fresh)
-        report.chunks_removed += len(stale)
-        self._remove_moved(item, report)
 
 
 WRITE_GROUP_CHUNKS = 256

@@ -14,7 +14,7 @@ from adaptive_rag.core.access import PUBLIC, Reader
 from langchain_core.documents import Document
 
 if TYPE_CHECKING:
-    from adaptive_rag.knowledge.answer_cache import AnswerCache
+    from adaptive_rag.knowledge.answer_cache import Answers
     from adaptive_rag.knowledge.facets import Named
     from adaptive_rag.knowledge.graph import Reached
     from adaptive_rag.knowledge.ingest import Progress
@@ -65,8 +65,12 @@ class KnowledgeStore(Protocol):
         """Return the whole sections (small-to-big) by id."""
         ...
 
-    def answer_cache(self) -> AnswerCache:
+    def answer_cache(self) -> Answers:
         """Return the collection's cache of earlier answers."""
+        ...
+
+    def stored_sections(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """Yield every whole section (small-to-big): its id, text, and its source and owner."""
         ...
 
     def stored(self, vectors: bool = False) -> Iterator[StoredChunk]:
@@ -156,8 +160,13 @@ class KnowledgeStore(Protocol):
 
 
 if TYPE_CHECKING:
+    from adaptive_rag.knowledge.postgres.store import PostgresStore
     from adaptive_rag.knowledge.store import KnowledgeBase
 
     def _chroma_is_a_store(kb: KnowledgeBase) -> KnowledgeStore:
         """Never run: mypy checks here that the Chroma store implements the interface."""
+        return kb
+
+    def _postgres_is_a_store(kb: PostgresStore) -> KnowledgeStore:
+        """Never run: mypy checks here that the PostgreSQL store implements the interface."""
         return kb

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from adaptive_rag.core.access import GROUPS, OWNER
 from adaptive_rag.core.entities import entities_of
@@ -72,8 +72,24 @@ class Prepared:
     removed once this file is written."""
 
 
+Stored = list[tuple[str, dict[str, Any]]]
+"""Stored chunks as (id, metadata) pairs."""
+
+
+class Lookup(Protocol):
+    """What deciding a document's fate reads from a store."""
+
+    def chunks_of(self, source: str, owner: str) -> Stored:
+        """Return one source's stored chunks (its name under its owner)."""
+        ...
+
+    def chunks_with_hash(self, file_hash: str, owner: str) -> Stored:
+        """Return the owner's stored chunks of any source whose content has this hash."""
+        ...
+
+
 def prepare(
-    store: Any,
+    store: Lookup,
     doc: Given,
     report: IngestReport,
     hashes: dict[str, str],
@@ -83,9 +99,9 @@ def prepare(
 ) -> Prepared | None:
     """Read and chunk a document unless unchanged or a duplicate; record failures by name.
 
-    `store` is the collection of chunks. `machine` is None for documents given in memory; for
-    files, the machine that reads them ('' for a store on this machine's disk): a stored copy
-    whose file that machine ingested and no longer holds was moved.
+    `store` is read for the chunks already stored. `machine` is None for documents given in
+    memory; for files, the machine that reads them ('' for a store on this machine's disk): a
+    stored copy whose file that machine ingested and no longer holds was moved.
     """
     source = doc.name
     if not source.strip():
@@ -96,11 +112,11 @@ def prepare(
         return None
     names.add(source)
     file_hash = content_hash(doc)
-    existing = store.get(where=of_source(source, access[OWNER]), include=["metadatas"])
-    metas = [m or {} for m in existing["metadatas"]]
+    existing = store.chunks_of(source, access[OWNER])
+    metas = [m for _, m in existing]
     # chunks readable by others than now asked are written again, never kept
-    old_ids = {cid for cid, m in zip(existing["ids"], metas, strict=True) if same_access(m, access)}
-    stale_access = set(existing["ids"]) - old_ids
+    old_ids = {cid for cid, m in existing if same_access(m, access)}
+    stale_access = {cid for cid, _ in existing} - old_ids
     if old_ids and not stale_access and all(m.get("file_hash") == file_hash for m in metas):
         expected = {m.get("file_chunks") for m in metas}
         if expected in ({None}, {len(old_ids)}):  # every chunk is there (a crash may not)
@@ -131,7 +147,7 @@ def prepare(
             chunk.metadata[INGESTED_ON] = machine
         # the graph's entities, from the chunk's own words (not its document's fields)
         chunk.metadata["entities"] = entities_of(index_text(chunk, described=False))
-    report.record(source, "replaced" if existing["ids"] else "added")
+    report.record(source, "replaced" if existing else "added")
     return Prepared(source, file_hash, chunks, sections, old_ids, access, stale_access, twins)
 
 
@@ -141,17 +157,15 @@ def of_source(source: str, owner: str) -> dict[str, Any]:
 
 
 def _sources_with_hash(
-    store: Any, file_hash: str, source: str, access: dict[str, Any]
+    store: Lookup, file_hash: str, source: str, access: dict[str, Any]
 ) -> tuple[dict[str, list[str]], dict[str, str]]:
     """Return the other sources with this content and readers, with their chunk ids.
 
     Also where each was ingested ("" when not recorded).
     """
-    where = {"$and": [{"file_hash": file_hash}, {OWNER: access[OWNER]}]}
-    found = store.get(where=where, include=["metadatas"])
     twins: dict[str, list[str]] = {}
     machines: dict[str, str] = {}
-    for cid, meta in zip(found["ids"], found["metadatas"], strict=True):
+    for cid, meta in store.chunks_with_hash(file_hash, access[OWNER]):
         if meta and same_access(meta, access) and meta.get("source") != source:
             name = str(meta.get("source"))
             twins.setdefault(name, []).append(cid)

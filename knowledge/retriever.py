@@ -78,7 +78,7 @@ class HybridRetriever(BaseRetriever):
         failures: list[str] = []  # a search channel down: the other served alone
         skipped: list[str] = []  # an addition (graph, facets) down: searched without it
         named = self._named(query, skipped)
-        deep = any(len(value.positions) > search.EXACT_WITHIN for value in named)
+        deep = any(value.held > search.EXACT_WITHIN for value in named)
         vector, nearest = self._search(query, rankings, channel_hits, failures, deep)
         fused = reciprocal_rank_fusion(rankings)
         # both channels put it in their top 3: a free, strong relevance signal (see retrieve node)

@@ -19,10 +19,11 @@ from adaptive_rag.core.access import Reader
 from adaptive_rag.core.entities import VERSION
 from adaptive_rag.core.environment import default_collection, env_seconds
 from adaptive_rag.knowledge.answer_cache import AnswerCache
+from adaptive_rag.knowledge.chroma_writes import ChromaWrites
 from adaptive_rag.knowledge.clients import chroma_client
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
+from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError, KnowledgeBaseError
 from adaptive_rag.knowledge.indexes import derive, summarise
-from adaptive_rag.knowledge.ingest import Ingestion
 from adaptive_rag.knowledge.interface import StoredChunk
 from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.knowledge.locking import LockTimeout, WriteLock
@@ -38,18 +39,6 @@ from adaptive_rag.knowledge.upgrade import (
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-
-class KnowledgeBaseError(RuntimeError):
-    """The knowledge base cannot be used as asked; the message says what to do."""
-
-    failure_kind = "knowledge_base_unavailable"
-    """How a node reports it (core.failures)."""
-
-
-class KnowledgeBaseBusyError(KnowledgeBaseError):
-    """Another process kept writing to the collection for longer than a writer waits."""
-
-
 WRITE_WAIT = 900.0
 """Seconds a writer waits for another process's write to end (ADAPTIVE_RAG_WRITE_WAIT)."""
 TOKEN = "revision_token"
@@ -59,7 +48,7 @@ CATCH_UP = "adaptive-rag:catch-up"
 _log = logging.getLogger(__name__)
 
 
-class KnowledgeBase(Ingestion, Searching):
+class KnowledgeBase(ChromaWrites, Searching):
     """One collection: its chunks, their parent sections, and its BM25 index."""
 
     def __init__(
@@ -279,6 +268,14 @@ class KnowledgeBase(Ingestion, Searching):
                 vector = None if found is None else [float(x) for x in found[i]]
                 text, meta = page["documents"][i] or "", dict(page["metadatas"][i] or {})
                 yield StoredChunk(cid, text, meta, vector)
+
+    def stored_sections(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """Yield every whole section (small-to-big): its id, text, and its source and owner."""
+        for page in pages(self._parents, ["documents", "metadatas"]):
+            for pid, text, meta in zip(
+                page["ids"], page["documents"], page["metadatas"], strict=True
+            ):
+                yield pid, text or "", dict(meta or {})
 
     def sources(self, reader: Reader | None = None) -> list[dict[str, Any]]:
         """List ingested sources with their chunk counts, titles and readers (a reader's only)."""

@@ -21,7 +21,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.retrievers import BaseRetriever
 
 if TYPE_CHECKING:
-    from adaptive_rag.knowledge.answer_cache import AnswerCache
+    from adaptive_rag.knowledge.answer_cache import Answers
     from adaptive_rag.knowledge.interface import KnowledgeStore
     from adaptive_rag.schema.knowledge import KnowledgeContext
 
@@ -48,7 +48,7 @@ def open_knowledge_base(
     `create` makes a missing collection (the knowledge graph's first write); the agent never does.
     Raises KnowledgeBaseError when it cannot be opened.
     """
-    from adaptive_rag.knowledge.store import KnowledgeBase
+    from adaptive_rag.knowledge.opening import open_store
 
     key = (
         kb_path,
@@ -56,18 +56,19 @@ def open_knowledge_base(
         embedding_model,
         os.environ.get("CHROMA_HOST", ""),
         os.environ.get("CHROMA_PORT", ""),
+        os.environ.get("KNOWLEDGE_URI", ""),
     )
     with _OPEN_LOCK:
         if key not in _OPEN:
-            _OPEN[key] = KnowledgeBase.open(kb_path, collection, embedding_model, create=create)
+            _OPEN[key] = open_store(kb_path, collection, embedding_model, create=create)
         kb: KnowledgeStore = _OPEN[key]
         return kb
 
 
 def default_retriever(ctx: Context) -> BaseRetriever:
     """Return hybrid search over the context's knowledge base (opened once per process)."""
+    from adaptive_rag.knowledge.errors import KnowledgeBaseError
     from adaptive_rag.knowledge.retriever import HybridRetriever
-    from adaptive_rag.knowledge.store import KnowledgeBaseError
 
     try:
         kb = open_knowledge_base(ctx.kb_path, ctx.collection, ctx.embedding_model)
@@ -109,7 +110,7 @@ class Services:
     """Searches the web; None with no_web=False means Tavily when TAVILY_API_KEY is set."""
     no_web: bool = False
     """Turn the web off even when a key is present."""
-    answer_cache: AnswerCache | None = None
+    answer_cache: Answers | None = None
     """Earlier answers; None: the knowledge base's own (when the Context turns them on)."""
     relevance: Judge | None = None
     """Judges retrieved sources (grade_documents); None: the fitted judge shipped for them."""
@@ -179,7 +180,7 @@ class Services:
             return None, "the general-knowledge judge was not fitted on an injected model"
         return general_judge(resolve_model_spec(ctx.chat_model))
 
-    def answers(self, ctx: Context) -> tuple[AnswerCache, int] | None:
+    def answers(self, ctx: Context) -> tuple[Answers, int] | None:
         """Return the answer cache and the knowledge base's revision, or None when there is none."""
         if not ctx.answer_cache:
             return None

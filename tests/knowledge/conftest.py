@@ -1,31 +1,62 @@
-"""Knowledge-base fixtures: a real Chroma in a temp dir with a fast deterministic embedder."""
+"""Knowledge-base fixtures: each store (Chroma in a temp dir, PostgreSQL in a fresh schema) with a
+fast deterministic embedder. A test using `open_kb` runs once per store; one marked `chroma` tests
+the Chroma store's own workings and runs on it alone."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from adaptive_rag.knowledge.postgres.store import PostgresStore
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import HashEmbeddings
+from stores import STORES, pg_schemas  # noqa: F401  (a fixture)
 
 
 @pytest.fixture(autouse=True)
 def _isolated_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ADAPTIVE_RAG_DATA", str(tmp_path / "data"))
     monkeypatch.delenv("CHROMA_HOST", raising=False)
+    monkeypatch.delenv("KNOWLEDGE_URI", raising=False)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run a test marked `chroma` on the Chroma store alone."""
+    items[:] = [
+        item
+        for item in items
+        if not (
+            item.get_closest_marker("chroma")
+            and getattr(item, "callspec", None) is not None
+            and item.callspec.params.get("store") == "postgres"  # type: ignore[attr-defined]
+        )
+    ]
+
+
+@pytest.fixture(params=STORES)
+def store(request: pytest.FixtureRequest) -> str:
+    """The store a test runs on."""
+    return str(request.param)
 
 
 @pytest.fixture
-def open_kb(tmp_path: Path):  # type: ignore[no-untyped-def]
+def open_kb(tmp_path: Path, store: str, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """Open (creating) a collection in the test's store; another `path` is another knowledge base."""
+    schemas: dict[Path, str] = {}
+
     def make(
-        collection: str = "test", create: bool = True, path: Path | None = None
-    ) -> KnowledgeBase:
-        return KnowledgeBase.open(
-            str(path or tmp_path / "kb"),
-            collection,
-            "test:hash",
-            create=create,
-            embeddings=HashEmbeddings(),
-        )
+        collection: str = "test",
+        create: bool = True,
+        path: Path | None = None,
+        embedding_model: str = "test:hash",
+    ) -> Any:
+        where = path or tmp_path / "kb"
+        vectors = HashEmbeddings() if embedding_model == "test:hash" else None
+        if store == "chroma":
+            return KnowledgeBase.open(str(where), collection, embedding_model, create, vectors)
+        if where not in schemas:
+            schemas[where] = request.getfixturevalue("pg_schemas").fresh()
+        return PostgresStore.open(schemas[where], collection, embedding_model, create, vectors)
 
     return make

@@ -8,6 +8,7 @@ from typing import Any
 from adaptive_rag.knowledge.loading import FileDocument, TextDocument, load_file
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from fake_sources import SAMPLE, make_pdf
+from stores import ids_where
 
 KETTLE = "# Zephyr kettle\n\nThe Zephyr kettle boils 1.7 litres in three minutes.\n"
 
@@ -102,9 +103,7 @@ def test_a_file_is_read_the_way_its_bytes_are(open_kb: Any, tmp_path: Path) -> N
     files, memory = open_kb("files"), open_kb("memory")
     files.ingest([str(path)], progress=False)
     memory.ingest_documents([FileDocument(str(path.resolve()), path.read_bytes())])
-    assert sorted(files._chunks.get(include=[])["ids"]) == sorted(
-        memory._chunks.get(include=[])["ids"]
-    )
+    assert ids_where(files) == ids_where(memory)
     # a file whose content an uploaded document holds is a duplicate of it, not a move
     copy = tmp_path / "copy.md"
     copy.write_bytes(path.read_bytes())

@@ -13,10 +13,12 @@ from adaptive_rag.knowledge import search
 from adaptive_rag.knowledge.chunking import index_text
 from adaptive_rag.knowledge.facets import FacetIndex, dates_in, descriptive, header
 from adaptive_rag.knowledge.keyword import KeywordIndex
+from adaptive_rag.knowledge.postgres.searching import PostgresSearching
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.schema.reading import links_of
 from langchain_core.documents import Document
+from stores import ids_where
 
 NEWS = "Fusion startup Heliora raised money for a reactor, the report on the round says."
 
@@ -158,13 +160,20 @@ def exact_within(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     Returns the depths the vector searches were asked for.
     """
     depths: list[int] = []
-    searched = search.Searching.vector_search
+    for store in (search.Searching, PostgresSearching):
 
-    def vector_search(self: Any, query: str, n: int, *args: Any, **kwargs: Any) -> Any:
-        depths.append(n)
-        return searched(self, query, n, *args, **kwargs)
+        def vector_search(
+            self: Any,
+            query: str,
+            n: int,
+            *args: Any,
+            searched: Any = store.vector_search,
+            **kw: Any,
+        ) -> Any:
+            depths.append(n)
+            return searched(self, query, n, *args, **kw)
 
-    monkeypatch.setattr(search.Searching, "vector_search", vector_search)
+        monkeypatch.setattr(store, "vector_search", vector_search)
     if request.param == "among the nearest":
         monkeypatch.setattr(search, "EXACT_WITHIN", 0)
         monkeypatch.setattr(search, "NEAREST_WITHIN", 7)
@@ -176,7 +185,7 @@ def test_a_question_naming_publishers_finds_each_publishers_story(
 ) -> None:
     kb: KnowledgeBase = open_kb()
     kb.ingest([str(_news(tmp_path))], progress=False)
-    stored = kb.get([str(kb._chunks.get(where={"doc_id": "n-2"}, include=[])["ids"][0])])[0]
+    stored = kb.get(ids_where(kb, doc_id="n-2"))[0]
     assert stored.metadata["doc_source"] == "The Age"  # a record's `source` is kept beside ours
     assert stored.metadata["source"].endswith("news.jsonl")
     question = "Did Polygon and Fortune both report that Heliora raised money for a reactor?"
@@ -207,7 +216,7 @@ def test_a_search_within_a_named_value_keeps_to_what_the_reader_may_read(
         assert any(d.metadata["source"] == str(secret) for d in docs) is sees
     # the searches within themselves, before the retriever's last check of who may read
     (polygon,) = kb.named_values(question)
-    hidden = {str(i) for i in kb._chunks.get(where={"owner": "alice"}, include=[])["ids"]}
+    hidden = set(ids_where(kb, owner="alice"))
     vector = kb.embed_query(question)
     for reader, sees in ((Reader(user="bob"), False), (Reader(user="alice"), True)):
         nearest = kb.vector_search(question, 50, None, reader, vector)
@@ -260,6 +269,7 @@ def test_the_question_is_embedded_once_and_a_failed_embedding_leaves_keyword_sea
     assert docs[0].metadata["degraded"].endswith("; used the other search alone")
 
 
+@pytest.mark.chroma
 def test_a_failed_search_within_is_noted_as_such_and_stale_positions_are_not_searched(
     open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

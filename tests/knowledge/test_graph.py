@@ -13,6 +13,7 @@ from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import HashEmbeddings
+from stores import ids_where
 
 BRIDGE = Path(__file__).resolve().parents[1] / "data" / "bridge"
 QUESTIONS = read_jsonl(BRIDGE / "questions.jsonl")
@@ -25,7 +26,7 @@ def graph_of(kb: KnowledgeBase) -> dict[str, list[str]]:
 
 
 def chunk_of(kb: KnowledgeBase, doc_id: str) -> str:
-    return str(kb._chunks.get(where={"doc_id": doc_id}, include=[])["ids"][0])
+    return ids_where(kb, doc_id=doc_id)[0]
 
 
 def write(folder: Path, files: dict[str, str]) -> Path:
@@ -99,6 +100,7 @@ def test_each_chunk_says_which_channel_ranked_it_and_which_entities_linked_it(
     assert all(d.metadata["graph_rank"] == 0 and not d.metadata["graph_entities"] for d in off)
 
 
+@pytest.mark.chroma
 def test_delete_leaves_no_edge_to_the_deleted_chunks(open_kb: Any, tmp_path: Path) -> None:
     folder = write(
         tmp_path / "docs",
@@ -127,6 +129,7 @@ def test_delete_leaves_no_edge_to_the_deleted_chunks(open_kb: Any, tmp_path: Pat
     assert len(reached) > 1 and not gone & set(reached)  # Tofte links the museum; Brevik's gone
 
 
+@pytest.mark.chroma
 def test_reingesting_an_unchanged_file_changes_nothing(open_kb: Any, tmp_path: Path) -> None:
     kb: KnowledgeBase = open_kb("bridge")
     kb.ingest([str(BRIDGE / "corpus.jsonl")], progress=False)
@@ -138,6 +141,7 @@ def test_reingesting_an_unchanged_file_changes_nothing(open_kb: Any, tmp_path: P
     assert np.array_equal(kb.keyword_index().graph.chunk_entities, arrays)
 
 
+@pytest.mark.chroma
 def test_an_old_collection_gets_its_graph_on_open_without_re_embedding(
     bridge_kb: KnowledgeBase, tmp_path: Path
 ) -> None:
@@ -201,7 +205,7 @@ def test_a_readers_walk_never_reaches_a_chunk_they_may_not_read(
     question = "Where was the inventor of the Halden valve born?"
     walks = []
     for kb in (everything, only_theirs):
-        seed = kb._chunks.get(where={"title": "Halden valve"}, include=[])["ids"][0]
+        seed = ids_where(kb, title="Halden valve")[0]
         reached = kb.graph_search(entities_of(question), [(seed, 1.0)], 10, reader)
         walks.append([(kb.get([cid])[0].page_content, r.score) for cid, r in reached])
         docs = HybridRetriever(kb=kb, k=6, reader=reader).invoke(question)

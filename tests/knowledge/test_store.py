@@ -91,7 +91,7 @@ def test_bad_files_are_reported_by_name_and_the_rest_ingested(open_kb: Any, tmp_
 def test_embedding_model_mismatch_is_a_clear_error(open_kb: Any, tmp_path: Path) -> None:
     open_kb().ingest([str(copy_sample(tmp_path) / "company.md")], progress=False)
     with pytest.raises(KnowledgeBaseError, match="built with embeddings 'test:hash'"):
-        KnowledgeBase.open(str(tmp_path / "kb"), "test", "local:use-m3")
+        open_kb(create=False, embedding_model="local:use-m3")
 
 
 def test_missing_collection_says_how_to_create_it(tmp_path: Path) -> None:
@@ -118,6 +118,7 @@ def test_every_entry_point_shares_one_default_collection(
         Context(collection=" ")  # a blank one given on purpose is refused, not defaulted
 
 
+@pytest.mark.chroma
 def test_bm25_index_persists_and_is_rebuilt_when_another_process_writes(
     open_kb: Any, tmp_path: Path
 ) -> None:
@@ -141,6 +142,7 @@ def test_chinese_documents_are_searchable_by_keyword(open_kb: Any, tmp_path: Pat
     assert "400-820-4677" in hits[0].page_content
 
 
+@pytest.mark.chroma
 def test_whole_collection_reads_are_paged(
     open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -153,6 +155,7 @@ def test_whole_collection_reads_are_paged(
     assert len(kb.keyword_index().ids) == kb.count()
 
 
+@pytest.mark.chroma
 def test_a_write_whose_revision_count_was_lost_still_refreshes_keyword_search(
     open_kb: Any, tmp_path: Path
 ) -> None:

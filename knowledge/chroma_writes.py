@@ -1,0 +1,128 @@
+"""How the Chroma store writes: a prepared document's chunks and sections, and a deletion.
+
+A write is whole per chunk (each written by id), not per document: the revision bump before and
+after an ingest (`writing` set between them) tells every reader to rebuild what it derived, and an
+ingest a crash interrupted is bumped again by the next one.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from adaptive_rag.core.access import OWNER, PUBLIC
+from adaptive_rag.knowledge.clients import chroma_metadata
+from adaptive_rag.knowledge.ingest import Ingestion
+from adaptive_rag.knowledge.keyword import KeywordIndex
+from adaptive_rag.knowledge.preparing import IngestReport, Lookup, Prepared, Stored, of_source
+
+
+class ChromaWrites(Ingestion):
+    """The Chroma store's writes (KnowledgeBase provides the collections and the revision)."""
+
+    _client: Any
+    _chunks: Any
+    _parents: Any
+    _lock: threading.Lock
+    _keyword: KeywordIndex | None
+
+    def _bump(self, refresh: bool = True, writing: bool = False) -> None:
+        raise NotImplementedError
+
+    def _interrupted(self) -> bool:
+        raise NotImplementedError
+
+    def _lookup(self) -> Lookup:
+        """Return the chunk collection, as deciding a document's fate reads it."""
+        return ChromaLookup(self._chunks)
+
+    def _begin_writes(self) -> None:
+        """Bump the revision, marked as writing: a search during the writes rebuilds after."""
+        self._bump(refresh=False, writing=True)
+
+    def _end_writes(self) -> None:
+        """Bump the revision again, and rebuild the BM25 index now."""
+        self._bump()
+
+    def _nothing_written(self) -> None:
+        """Bump an ingest a crash left marked as writing (an index built mid-write is stale)."""
+        if self._interrupted():
+            self._bump()
+
+    def delete(self, source: str, owner: str = PUBLIC) -> int:
+        """Remove one owner's source and its sections; return how many chunks went."""
+        with self._writing():
+            ids = self._chunks.get(where=of_source(source, owner), include=[])["ids"]
+            if ids:
+                self._chunks.delete(ids=ids)
+                self._drop_sections(source, owner)
+                self._bump()
+        return len(ids)
+
+    def _drop_sections(self, source: str, owner: str) -> None:
+        """Remove a source's sections (the small-to-big parents)."""
+        ids = self._parents.get(where=of_source(source, owner), include=[])["ids"]
+        if ids:
+            self._parents.delete(ids=ids)
+
+    def _remove_moved(self, item: Prepared, report: IngestReport) -> None:
+        """Remove the copies of a written file left at paths that no longer exist."""
+        for old, ids in sorted(item.moved_from.items()):
+            self._chunks.delete(ids=ids)
+            report.chunks_removed += len(ids)
+            owner = item.access[OWNER]
+            if not self._chunks.get(where=of_source(old, owner), include=[], limit=1)["ids"]:
+                self._drop_sections(old, owner)  # none of the old path's chunks is left
+            report.moved.append(f"{old} -> {item.source}")
+
+    def _write(self, item: Prepared, vectors: dict[str, list[float]], report: IngestReport) -> None:
+        """Add new chunks first, then remove stale ones: a crash leaves nothing lost."""
+        fresh = [c for c in item.chunks if c.id not in item.old_ids]
+        step = max(1, int(self._client.get_max_batch_size()) // 2)
+        for start in range(0, len(fresh), step):
+            batch = fresh[start : start + step]
+            self._chunks.upsert(
+                ids=[str(c.id) for c in batch],
+                embeddings=[vectors[str(c.id)] for c in batch],
+                documents=[c.page_content for c in batch],
+                metadatas=[chroma_metadata(c.metadata) for c in batch],
+            )
+        if item.sections:
+            unique = {s.id: s for s in item.sections}
+            self._parents.upsert(
+                ids=list(unique),
+                embeddings=[[0.0] for _ in unique],
+                documents=[s.text for s in unique.values()],
+                metadatas=[{"source": s.source, **item.access} for s in unique.values()],
+            )
+        keep = {str(c.id) for c in item.chunks}
+        stale = sorted((item.old_ids | item.restricted) - keep)
+        if stale:
+            self._chunks.delete(ids=stale)
+        where = of_source(item.source, item.access[OWNER])
+        old_parents = set(self._parents.get(where=where, include=[])["ids"])
+        stale_parents = sorted(old_parents - {s.id for s in item.sections})
+        if stale_parents:
+            self._parents.delete(ids=stale_parents)
+        report.chunks_added += len(fresh)
+        report.chunks_removed += len(stale)
+        self._remove_moved(item, report)
+
+
+class ChromaLookup:
+    """What prepare reads, from a Chroma collection of chunks (preparing.Lookup)."""
+
+    def __init__(self, chunks: Any) -> None:
+        self._chunks = chunks
+
+    def chunks_of(self, source: str, owner: str) -> Stored:
+        """Return one source's stored chunks with their metadata."""
+        return self._found(of_source(source, owner))
+
+    def chunks_with_hash(self, file_hash: str, owner: str) -> Stored:
+        """Return the owner's stored chunks whose content has this hash."""
+        return self._found({"$and": [{"file_hash": file_hash}, {OWNER: owner}]})
+
+    def _found(self, where: dict[str, Any]) -> Stored:
+        got = self._chunks.get(where=where, include=["metadatas"])
+        return [(cid, dict(m or {})) for cid, m in zip(got["ids"], got["metadatas"], strict=True)]

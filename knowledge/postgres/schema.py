@@ -1,0 +1,156 @@
+"""The PostgreSQL store's tables: a registry of collections, and each collection's own tables.
+
+Everything a search needs lives in the database, so a worker derives and keeps nothing:
+
+- `adaptive_rag_collections`: one row per collection: its embedding model and vector size, its
+  revision (moved in the transaction of every write), and the chunk and token counts BM25 reads;
+- per collection (numbered, so any collection name is safe): its chunks with their metadata,
+  readers and vectors (`kbN_chunks`, HNSW on cosine), their BM25 postings (`kbN_terms`: term,
+  chunk, term frequency, chunk length), their entities (`kbN_entities`, the graph), the values
+  of the documents' own fields (`kbN_facets`), the whole sections (`kbN_parents`) and the answer
+  cache (`kbN_answers`). Postings, entities and facets go with their chunk (ON DELETE CASCADE).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+REGISTRY = "adaptive_rag_collections"
+LOCK_SPACE = 0x41524147
+"""The first key of this store's advisory locks (the second: the collection's number)."""
+HNSW_M = 16
+HNSW_EF_CONSTRUCTION = 100
+"""HNSW build settings, as Chroma builds its index by default."""
+
+
+@dataclass(frozen=True)
+class Tables:
+    """A collection's table names."""
+
+    number: int
+
+    def __getattr__(self, part: str) -> str:
+        if part.startswith("_"):
+            raise AttributeError(part)
+        return f"kb{self.number}_{part}"
+
+
+def ensure_registry(conn: Any) -> None:
+    """Create pgvector and the registry if missing (one process at a time)."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_SPACE,))
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        conn.execute(
+            f"""CREATE TABLE IF NOT EXISTS {REGISTRY} (
+                name text PRIMARY KEY,
+                number serial UNIQUE,
+                embedding_model text NOT NULL,
+                dims integer NOT NULL,
+                revision bigint NOT NULL DEFAULT 0,
+                chunks bigint NOT NULL DEFAULT 0,
+                tokens bigint NOT NULL DEFAULT 0
+            )"""
+        )
+
+
+def create_collection(conn: Any, name: str, spec: str, dims: int) -> None:
+    """Register a collection and create its tables; one another process just made is kept."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_SPACE,))
+        row = conn.execute(
+            f"INSERT INTO {REGISTRY} (name, embedding_model, dims) VALUES (%s, %s, %s)"
+            " ON CONFLICT (name) DO NOTHING RETURNING number",
+            (name, spec, dims),
+        ).fetchone()
+        if row is None:
+            return
+        t = Tables(int(row[0]))
+        for statement in _tables(t, dims):
+            conn.execute(statement)
+
+
+def _tables(t: Tables, dims: int) -> list[str]:
+    """Return the statements that create one collection's tables and indexes."""
+    return [
+        f"""CREATE TABLE {t.chunks} (
+            id text PRIMARY KEY,
+            source text NOT NULL,
+            owner text,
+            groups text[] NOT NULL DEFAULT '{{}}',
+            file_hash text,
+            text text NOT NULL,
+            metadata jsonb NOT NULL,
+            embedding vector({dims}) NOT NULL,
+            length integer NOT NULL,
+            entity_count integer NOT NULL
+        )""",
+        f"CREATE INDEX ON {t.chunks} (owner, source)",
+        f"CREATE INDEX ON {t.chunks} (owner, file_hash)",
+        f"CREATE INDEX ON {t.chunks} USING gin (groups)",
+        f"CREATE INDEX ON {t.chunks} USING hnsw (embedding vector_cosine_ops)"
+        f" WITH (m = {HNSW_M}, ef_construction = {HNSW_EF_CONSTRUCTION})",
+        f"""CREATE TABLE {t.terms} (
+            term text NOT NULL,
+            chunk_id text NOT NULL REFERENCES {t.chunks} (id) ON DELETE CASCADE,
+            tf integer NOT NULL,
+            length integer NOT NULL,
+            PRIMARY KEY (term, chunk_id)
+        )""",
+        f"CREATE INDEX ON {t.terms} (chunk_id)",
+        f"""CREATE TABLE {t.entities} (
+            entity text NOT NULL,
+            chunk_id text NOT NULL REFERENCES {t.chunks} (id) ON DELETE CASCADE,
+            PRIMARY KEY (entity, chunk_id)
+        )""",
+        f"CREATE INDEX ON {t.entities} (chunk_id)",
+        f"""CREATE TABLE {t.facets} (
+            field text NOT NULL,
+            value text NOT NULL,
+            lookup text NOT NULL,
+            chunk_id text NOT NULL REFERENCES {t.chunks} (id) ON DELETE CASCADE,
+            PRIMARY KEY (field, value, chunk_id)
+        )""",
+        f"CREATE INDEX ON {t.facets} (lookup)",
+        f"CREATE INDEX ON {t.facets} (chunk_id)",
+        f"""CREATE TABLE {t.parents} (
+            id text PRIMARY KEY,
+            source text NOT NULL,
+            owner text,
+            text text NOT NULL
+        )""",
+        f"CREATE INDEX ON {t.parents} (owner, source)",
+        f"""CREATE TABLE {t.answers} (
+            key text PRIMARY KEY,
+            revision bigint NOT NULL,
+            expires double precision NOT NULL,
+            question text NOT NULL,
+            output jsonb NOT NULL
+        )""",
+    ]
+
+
+def readable(reader: Any, alias: str = "c") -> tuple[str, dict[str, Any]]:
+    """Return the SQL condition (and its parameters) of the chunks a reader may read.
+
+    The same rule as core.access.Reader.may_read: public, the reader's own, or shared with one of
+    their groups; a chunk with no owner is never read.
+    """
+    if reader.everyone:
+        return "TRUE", {}
+    condition = f"({alias}.owner = '' OR {alias}.groups && %(reader_groups)s::text[]"
+    params: dict[str, Any] = {"reader_groups": sorted(reader.named_groups())}
+    if reader.user:
+        condition += f" OR {alias}.owner = %(reader_user)s"
+        params["reader_user"] = reader.user
+    return condition + ")", params
+
+
+def vector_literal(vector: list[float]) -> str:
+    """Return a vector as pgvector's text form."""
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+
+
+def parse_vector(text: str) -> list[float]:
+    """Read pgvector's text form."""
+    return [float(x) for x in text.strip("[]").split(",")] if text.strip("[]") else []

@@ -1,0 +1,274 @@
+"""The PostgreSQL store's searches: by meaning (pgvector), BM25, within named values, by graph.
+
+Every search filters by reader inside its own query. BM25 is scored at query time from the raw
+counts (term frequencies, chunk lengths, document frequencies and the collection's chunk and
+token counts, all moved by each write's transaction), with bm25s's Lucene formula and
+parameters, so its statistics never drift from the collection.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection
+from typing import Any
+
+import numpy as np
+from adaptive_rag.core.access import Reader
+from adaptive_rag.knowledge import search
+from adaptive_rag.knowledge.facets import Named, choose, lookup_keys, nameable
+from adaptive_rag.knowledge.graph import WIDE, Reached, rank
+from adaptive_rag.knowledge.keyword import tokenize
+from adaptive_rag.knowledge.postgres.schema import Tables, readable, vector_literal
+from langchain_core.embeddings import Embeddings
+
+K1 = 1.5
+B = 0.75
+"""BM25's term-frequency saturation and length normalisation (bm25s's defaults)."""
+EF_SEARCH = 100
+"""HNSW candidates a vector search reads at least (Chroma's default); more when n is larger."""
+
+
+def containment(where: dict[str, Any] | None) -> dict[str, Any]:
+    """Return a Chroma equality filter ({k: v} or {"$and": [...]}) as one JSON containment."""
+    if not where:
+        return {}
+    if set(where) == {"$and"}:
+        merged: dict[str, Any] = {}
+        for clause in where["$and"]:
+            merged.update(containment(clause))
+        return merged
+    if any(key.startswith("$") or isinstance(v, dict) for key, v in where.items()):
+        raise ValueError(f"only equality filters are supported here, not {where!r}")
+    return dict(where)
+
+
+class PostgresSearching:
+    """The searches of the PostgreSQL store; the store provides the pool and its tables."""
+
+    _pool: Any
+    _t: Tables
+    _embeddings: Embeddings
+
+    def _registry(self) -> tuple[int, int, int]:
+        """Return the collection's revision, chunk count and token count."""
+        raise NotImplementedError
+
+    def embed_query(self, query: str) -> list[float]:
+        """Return the query's embedding, as vector search makes it."""
+        return self._embeddings.embed_query(query)
+
+    def _rows(self, sql: str, params: dict[str, Any], ef: int = 0) -> list[tuple[Any, ...]]:
+        """Run one query and return its rows (with HNSW's candidate list and iterative scans)."""
+        with self._pool.connection() as conn, conn.transaction():
+            if ef:
+                conn.execute(f"SET LOCAL hnsw.ef_search = {int(ef)}")
+                conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
+            return list(conn.execute(sql, params).fetchall())
+
+    def vector_search(
+        self,
+        query: str,
+        n: int,
+        where: dict[str, Any] | None = None,
+        reader: Reader | None = None,
+        vector: list[float] | None = None,
+    ) -> list[tuple[str, float]]:
+        """Return up to n (chunk id, cosine similarity) pairs the reader may read, best first."""
+        access, params = readable(reader or Reader())
+        matching = containment(where)
+        vector = vector or self.embed_query(query)
+        params.update(q=vector_literal(vector), n=n, where=_json(matching))
+        filtered = " AND c.metadata @> %(where)s::jsonb" if matching else ""
+        rows = self._rows(
+            f"SELECT c.id, 1 - (c.embedding <=> %(q)s::vector) FROM {self._t.chunks} c"
+            f" WHERE {access}{filtered} ORDER BY c.embedding <=> %(q)s::vector LIMIT %(n)s",
+            params,
+            ef=max(EF_SEARCH, n),
+        )
+        return [(str(cid), float(score)) for cid, score in rows]
+
+    def keyword_search(
+        self, query: str, n: int, reader: Reader | None = None
+    ) -> list[tuple[str, float]]:
+        """Return up to n (chunk id, BM25 score) pairs the reader may read, best first."""
+        return self._bm25(query, n, reader or Reader(), None)
+
+    def _bm25(
+        self, query: str, n: int, reader: Reader, value: Named | None
+    ) -> list[tuple[str, float]]:
+        """Score the query's terms by BM25 over the whole collection; keep the reader's best n.
+
+        With a named value, only the chunks that hold it are ranked.
+        """
+        counts = Counter(tokenize(query))  # a word written twice counts twice, as in bm25s
+        _, size, tokens = self._registry()
+        if not counts or not size:
+            return []
+        access, params = readable(reader)
+        params.update(
+            terms=list(counts),
+            weights=[float(c) for c in counts.values()],
+            size=float(size),
+            average=max(tokens / size, 1e-9),
+            k1=K1,
+            b=B,
+            n=n,
+        )
+        within = ""
+        if value is not None:
+            within = (
+                f" AND c.id IN (SELECT chunk_id FROM {self._t.facets}"
+                " WHERE field = %(field)s AND value = %(value)s)"
+            )
+            params.update(field=value.field, value=value.value)
+        t = self._t
+        rows = self._rows(
+            f"""WITH q(term, weight) AS (SELECT * FROM unnest(%(terms)s::text[], %(weights)s)),
+            p AS MATERIALIZED (SELECT chunk_id, term, tf, length FROM {t.terms}
+                               WHERE term = ANY(%(terms)s::text[])),
+            df AS (SELECT term, count(*)::float8 AS n FROM p GROUP BY term),
+            s AS (SELECT p.chunk_id, sum(q.weight * ln(1 + (%(size)s - df.n + 0.5) / (df.n + 0.5))
+                         * p.tf / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.length / %(average)s)))
+                         AS score
+                  FROM p JOIN df USING (term) JOIN q USING (term) GROUP BY p.chunk_id)
+            SELECT s.chunk_id, s.score FROM s JOIN {t.chunks} c ON c.id = s.chunk_id
+            WHERE {access}{within} ORDER BY s.score DESC, s.chunk_id LIMIT %(n)s""",
+            params,
+        )
+        return [(str(cid), float(score)) for cid, score in rows if score > 0]
+
+    def keyword_search_within(
+        self, query: str, n: int, reader: Reader, values: list[Named]
+    ) -> list[list[tuple[str, float]]]:
+        """Return, per named value, its best n chunks by BM25 that the reader may read."""
+        return [self._bm25(query, n, reader, value) for value in values]
+
+    def vector_search_within(
+        self,
+        vector: list[float],
+        n: int,
+        values: list[Named],
+        nearest: list[tuple[str, float]],
+        reader: Reader,
+        where: dict[str, Any] | None = None,
+    ) -> list[list[tuple[str, float]]]:
+        """Return, per named value, its best n chunks by meaning that the reader may read.
+
+        A value of at most EXACT_WITHIN chunks is ranked among them all (exactly); a larger one
+        is read from `nearest`, the question's own deeper search, as in the Chroma store.
+        """
+        found: list[list[tuple[str, float]]] = []
+        for value in values:
+            if value.held <= search.EXACT_WITHIN:
+                found.append(self._nearest_within(vector, value, reader, where, n))
+                continue
+            rows = self._rows(
+                f"SELECT chunk_id FROM {self._t.facets} WHERE field = %(field)s"
+                " AND value = %(value)s AND chunk_id = ANY(%(ids)s::text[])",
+                {"field": value.field, "value": value.value, "ids": [c for c, _ in nearest]},
+            )
+            held = {str(r[0]) for r in rows}
+            found.append([(c, s) for c, s in nearest if c in held][:n])
+        return found
+
+    def _nearest_within(
+        self,
+        vector: list[float],
+        value: Named,
+        reader: Reader,
+        where: dict[str, Any] | None,
+        n: int,
+    ) -> list[tuple[str, float]]:
+        """Rank a small value's chunks by cosine similarity to the query, every one compared."""
+        access, params = readable(reader)
+        matching = containment(where)
+        params.update(
+            q=vector_literal(vector),
+            field=value.field,
+            value=value.value,
+            n=n,
+            where=_json(matching),
+        )
+        filtered = " AND c.metadata @> %(where)s::jsonb" if matching else ""
+        rows = self._rows(
+            f"SELECT c.id, 1 - (c.embedding <=> %(q)s::vector) AS cosine FROM {self._t.chunks} c"
+            f" JOIN {self._t.facets} f ON f.chunk_id = c.id"
+            f" WHERE f.field = %(field)s AND f.value = %(value)s AND {access}{filtered}"
+            " ORDER BY cosine DESC, c.id LIMIT %(n)s",
+            params,
+        )
+        return [(str(cid), float(score)) for cid, score in rows]
+
+    def named_values(self, question: str) -> list[Named]:
+        """Return the values of the documents' own fields the question names (knowledge.facets)."""
+        starts, days = lookup_keys(question)
+        revision, size, _ = self._registry()
+        rows = self._rows(
+            f"SELECT field, value, count(*) FROM {self._t.facets}"
+            " WHERE lookup = ANY(%(keys)s::text[]) GROUP BY field, value",
+            {"keys": sorted(starts | days)},
+        )
+        held = {(str(f), str(v)): int(c) for f, v, c in rows if nameable(str(v), int(c), size)}
+        empty = np.empty(0, dtype=np.int64)
+        return [
+            Named(field, value, empty, str(revision), held[(field, value)])
+            for field, value in choose(question, set(held))
+        ]
+
+    def graph_search(
+        self, names: Collection[str], seeds: list[tuple[str, float]], n: int, reader: Reader
+    ) -> list[tuple[str, Reached]]:
+        """Return up to n chunks the entity graph ranks from the seeds (chunk id, weight).
+
+        The neighbourhood (the entities the readable seeds and the names hold, none held by more
+        than WIDE chunks, with their readable chunks) is read in two queries; the walk is
+        knowledge.graph's.
+        """
+        access, params = readable(reader)
+        t = self._t
+        params.update(seeds=[c for c, _ in seeds], names=sorted(names), wide=WIDE)
+        held_by = dict(
+            self._rows(
+                f"SELECT c.id, c.entity_count FROM {t.chunks} c"
+                f" WHERE c.id = ANY(%(seeds)s::text[]) AND {access}",
+                params,
+            )
+        )
+        params["seeds"] = [c for c, _ in seeds if c in held_by]
+        rows = self._rows(
+            f"""WITH wanted AS (
+                SELECT entity FROM {t.entities} WHERE chunk_id = ANY(%(seeds)s::text[])
+                UNION SELECT unnest(%(names)s::text[])),
+            narrow AS (
+                SELECT entity FROM {t.entities} WHERE entity IN (SELECT entity FROM wanted)
+                GROUP BY entity HAVING count(*) <= %(wide)s)
+            SELECT x.entity, c.id, c.entity_count FROM {t.entities} x
+            JOIN narrow USING (entity) JOIN {t.chunks} c ON c.id = x.chunk_id
+            WHERE {access} ORDER BY x.entity, c.id""",
+            params,
+        )
+        for _, cid, count in rows:
+            held_by[cid] = count
+        ids = sorted(held_by)
+        at = {cid: i for i, cid in enumerate(ids)}
+        members: dict[str, list[int]] = {}
+        for entity, cid, _ in rows:
+            members.setdefault(str(entity), []).append(at[cid])
+        entities = list(members)
+        counts = np.asarray([held_by[c] for c in ids], dtype=np.int64)
+        reached = rank(
+            [(at[c], w) for c, w in seeds if c in at],
+            set(names),
+            entities,
+            [np.asarray(members[e], dtype=np.int64) for e in entities],
+            lambda chunks: counts[chunks],
+            n,
+        )
+        return [(ids[r.position], r) for r in reached]
+
+
+def _json(value: dict[str, Any]) -> str:
+    """Return a filter as JSON text for a jsonb parameter."""
+    import json
+
+    return json.dumps(value, ensure_ascii=False)

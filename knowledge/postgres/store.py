@@ -1,0 +1,311 @@
+"""The knowledge base in PostgreSQL with pgvector (KNOWLEDGE_URI): a KnowledgeStore.
+
+Chunks, vectors, BM25 postings, the entity graph, facet values, sections, the revision and the
+answer cache all live in the database (knowledge.postgres.schema), so any number of workers on
+any number of machines share one knowledge base and derive nothing: a write is visible to every
+search as soon as its transaction commits.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
+from adaptive_rag.core.environment import default_collection, env_seconds
+from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
+from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError, KnowledgeBaseError
+from adaptive_rag.knowledge.interface import StoredChunk
+from adaptive_rag.knowledge.postgres.answers import PostgresAnswers
+from adaptive_rag.knowledge.postgres.schema import (
+    LOCK_SPACE,
+    REGISTRY,
+    Tables,
+    create_collection,
+    ensure_registry,
+    parse_vector,
+    readable,
+)
+from adaptive_rag.knowledge.postgres.searching import PostgresSearching
+from adaptive_rag.knowledge.postgres.writing import PostgresWrites
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+
+WRITE_WAIT = 900.0
+"""Seconds a writer waits for another's write to the same collection (ADAPTIVE_RAG_WRITE_WAIT)."""
+PAGE = 500
+"""Chunks read at a time by `stored`."""
+POOL_SIZE = 8
+"""Connections one process keeps to the database at most."""
+_POOLS: dict[tuple[str, int], Any] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def where_is(uri: str) -> str:
+    """Return a database's address for messages: host, port and name, never a password."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        parts = conninfo_to_dict(uri)
+    except Exception:
+        return "PostgreSQL (KNOWLEDGE_URI)"
+    host = parts.get("host") or "localhost"
+    return f"PostgreSQL {host}:{parts.get('port') or 5432}/{parts.get('dbname') or ''}"
+
+
+def pool_for(uri: str) -> Any:
+    """Return this process's connection pool to a database, opened on first use."""
+    from psycopg_pool import ConnectionPool
+
+    key = (uri, os.getpid())  # a pool is never shared across a fork
+    with _POOLS_LOCK:
+        pool = _POOLS.get(key)
+        if pool is None:
+            pool = ConnectionPool(
+                uri,
+                min_size=1,
+                max_size=POOL_SIZE,
+                kwargs={"autocommit": True, "connect_timeout": 10},
+                check=ConnectionPool.check_connection,
+                open=False,
+                name="adaptive-rag knowledge",
+            )
+            try:
+                pool.open(wait=True, timeout=15)
+            except Exception as exc:
+                pool.close()
+                raise KnowledgeBaseError(
+                    f"cannot reach {where_is(uri)}: {exc}. Check KNOWLEDGE_URI and that the"
+                    " server is running"
+                ) from exc
+            _POOLS[key] = pool
+        return pool
+
+
+class PostgresStore(PostgresWrites, PostgresSearching):
+    """One collection in a PostgreSQL database."""
+
+    def __init__(
+        self, pool: Any, name: str, spec: str, embeddings: Embeddings, number: int, where: str
+    ) -> None:
+        self._pool = pool
+        self.name = name
+        self.embedding_model = spec
+        self._embeddings = embeddings
+        self._t = Tables(number)
+        self._number = number
+        self.location = where
+        self._machine = ""  # a path is judged moved only where a Chroma store records machines
+        self._held = threading.local()
+        self.on_wait: Callable[[str], None] = lambda message: None
+        """Told, once per write, that this writer waits for another's write."""
+
+    @classmethod
+    def open(
+        cls,
+        uri: str,
+        collection: str = "",
+        embedding_model: str = "auto",
+        create: bool = False,
+        embeddings: Embeddings | None = None,
+    ) -> PostgresStore:
+        """Open a collection ('' is the default one); with create=True make it.
+
+        Without create, a missing or empty collection is a KnowledgeBaseError that says how to
+        fill it, as the Chroma store does.
+        """
+        collection = collection or default_collection()
+        spec = resolve_embeddings_spec(embedding_model)
+        where = where_is(uri)
+        pool = pool_for(uri)
+        try:
+            with pool.connection() as conn:
+                ensure_registry(conn)
+                row = _registered(conn, collection)
+        except KnowledgeBaseError:
+            raise
+        except Exception as exc:
+            raise KnowledgeBaseError(f"cannot use {where}: {exc}") from exc
+        if not create and (row is None or row[2] == 0):
+            state = "no knowledge base" if row is None else "the knowledge base"
+            empty = "" if row is None else " is empty"
+            raise KnowledgeBaseError(
+                f"{state} {collection!r} at {where}{empty}: add documents first with"
+                f" `adaptive-rag ingest PATH --collection {collection}`"
+            )
+        if row is not None and row[1] != spec:
+            raise KnowledgeBaseError(
+                f"collection {collection!r} was built with embeddings {row[1]!r} but {spec!r}"
+                f" was asked for: use embedding_model={row[1]!r}, or ingest into a new collection"
+            )
+        vectors = embeddings or load_embeddings(spec)
+        if row is None:
+            dims = len(vectors.embed_query("dimensions"))
+            with pool.connection() as conn:
+                create_collection(conn, collection, spec, dims)
+                row = _registered(conn, collection)
+            if row is None or row[1] != spec:
+                raise KnowledgeBaseError(f"cannot create collection {collection!r} at {where}")
+        return cls(pool, collection, spec, vectors, int(row[0]), where)
+
+    # -- reading --------------------------------------------------------------------------
+
+    def _registry(self) -> tuple[int, int, int]:
+        """Return the collection's revision, chunk count and token count."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                f"SELECT revision, chunks, tokens FROM {REGISTRY} WHERE name = %s", (self.name,)
+            ).fetchone()
+        if row is None:
+            raise KnowledgeBaseError(f"collection {self.name!r} is gone from {self.location}")
+        return int(row[0]), int(row[1]), int(row[2])
+
+    def count(self) -> int:
+        """Return how many chunks the collection holds."""
+        return self._registry()[1]
+
+    def revision(self) -> int:
+        """Return the write counter every ingest and delete moves (the answer cache's key)."""
+        return self._registry()[0]
+
+    def answer_cache(self) -> PostgresAnswers:
+        """Return the earlier answers over this collection (in its own table)."""
+        return PostgresAnswers(self._pool, self._t, self._registry)
+
+    def get(self, ids: list[str]) -> list[Document]:
+        """Return chunks by id, in the order asked (missing ids are skipped)."""
+        if not ids:
+            return []
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                f"SELECT id, text, metadata FROM {self._t.chunks} WHERE id = ANY(%s::text[])",
+                (ids,),
+            ).fetchall()
+        by_id = {
+            cid: Document(page_content=text, metadata=dict(m), id=cid) for cid, text, m in rows
+        }
+        return [by_id[i] for i in ids if i in by_id]
+
+    def parents(self, ids: list[str]) -> dict[str, str]:
+        """Return parent-section texts by id (small-to-big)."""
+        if not ids:
+            return {}
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                f"SELECT id, text FROM {self._t.parents} WHERE id = ANY(%s::text[])",
+                (list(dict.fromkeys(ids)),),
+            ).fetchall()
+        return {str(pid): str(text) for pid, text in rows}
+
+    def sources(self, reader: Reader | None = None) -> list[dict[str, Any]]:
+        """List the sources (a name under its owner) with chunk counts, titles and readers."""
+        access, params = readable(reader or Reader(everyone=True))
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                f"""SELECT c.source, c.owner, count(*),
+                    (array_agg(coalesce(c.metadata->>'title', '') ORDER BY c.id))[1],
+                    (array_agg(array_to_string(c.groups, ',') ORDER BY c.id))[1]
+                FROM {self._t.chunks} c WHERE {access} GROUP BY c.source, c.owner
+                ORDER BY c.source COLLATE "C", c.owner COLLATE "C" """,
+                params,
+            ).fetchall()
+        return [
+            {
+                "source": source,
+                "chunks": int(chunks),
+                "title": title,
+                OWNER: PUBLIC if owner is None else owner,
+                GROUPS: [g for g in (groups or "").split(",") if g],
+            }
+            for source, owner, chunks, title, groups in rows
+        ]
+
+    def stored(self, vectors: bool = False) -> Iterator[StoredChunk]:
+        """Yield every chunk the collection holds, read in pages of PAGE (by id)."""
+        column = "embedding::text" if vectors else "NULL"
+        after = ""
+        while True:
+            with self._pool.connection() as conn:
+                rows = conn.execute(
+                    f"SELECT id, text, metadata, {column} FROM {self._t.chunks}"
+                    " WHERE id > %s ORDER BY id LIMIT %s",
+                    (after, PAGE),
+                ).fetchall()
+            for cid, text, meta, vector in rows:
+                found = parse_vector(vector) if vector is not None else None
+                yield StoredChunk(str(cid), str(text), dict(meta), found)
+            if len(rows) < PAGE:
+                return
+            after = str(rows[-1][0])
+
+    def stored_sections(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """Yield every whole section: id, text, and its source and owner."""
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                f"SELECT id, text, source, owner FROM {self._t.parents} ORDER BY id"
+            ).fetchall()
+        for pid, text, source, owner in rows:
+            yield str(pid), str(text), {"source": source, OWNER: owner}
+
+    # -- writing --------------------------------------------------------------------------
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Hold the collection's write lock (an advisory lock in the database) for the block.
+
+        Every worker on every machine that shares the database takes turns; the lock dies with
+        the connection of a writer that dies. Re-entrant within a thread.
+        """
+        depth = getattr(self._held, "depth", 0)
+        if depth:
+            self._held.depth = depth + 1
+            try:
+                yield
+            finally:
+                self._held.depth -= 1
+            return
+        wait = env_seconds("ADAPTIVE_RAG_WRITE_WAIT", WRITE_WAIT)
+        with self._pool.connection() as conn:
+            self._lock(conn, wait)
+            self._held.depth = 1
+            try:
+                yield
+            finally:
+                self._held.depth = 0
+                conn.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_SPACE, self._number))
+
+    def _lock(self, conn: Any, wait: float) -> None:
+        """Take the collection's advisory lock on this connection, waiting up to `wait` s."""
+        import psycopg
+
+        got = conn.execute(
+            "SELECT pg_try_advisory_lock(%s, %s)", (LOCK_SPACE, self._number)
+        ).fetchone()
+        if got and got[0]:
+            return
+        self.on_wait(
+            f"waiting for another writer to {self.name!r} at {self.location} (up to {wait:.0f}s;"
+            " ADAPTIVE_RAG_WRITE_WAIT)"
+        )
+        try:
+            conn.execute(f"SET lock_timeout = {max(1, int(wait * 1000))}")
+            conn.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_SPACE, self._number))
+        except psycopg.errors.LockNotAvailable as exc:
+            raise KnowledgeBaseBusyError(
+                f"another writer kept writing to {self.name!r} at {self.location} for"
+                f" {wait:.0f}s: try again when it is done, or wait longer with"
+                " ADAPTIVE_RAG_WRITE_WAIT"
+            ) from exc
+        finally:
+            conn.execute("RESET lock_timeout")
+
+
+def _registered(conn: Any, name: str) -> tuple[Any, ...] | None:
+    """Return a collection's number, embedding model and chunk count, or None."""
+    row = conn.execute(
+        f"SELECT number, embedding_model, chunks FROM {REGISTRY} WHERE name = %s", (name,)
+    ).fetchone()
+    return None if row is None else tuple(row)
