@@ -39,7 +39,7 @@ demo: setup
 	$(VENV)/bin/adaptive-rag demo
 
 test: setup
-	scripts/test-env scripts/test-tiers $(PY)
+	VENV_PY=$(PY) scripts/test-env scripts/test-tiers $(PY)
 
 test-fast: setup
 	$(PY) -m pytest -m "not server and not local_model and not browser"

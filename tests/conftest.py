@@ -11,6 +11,7 @@ from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.providers import chat, local_model, local_weights
 from fake_sources import FakeWeb, KeywordRetriever, kb_docs
 from fakes import ScriptedChatModel, ScriptedJudge
+from stores import chroma_alone, pg_schemas, store  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(autouse=True)
@@ -27,6 +28,11 @@ def _offline(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
 
         monkeypatch.setattr(local_model, "load_local_model", blocked)
         monkeypatch.setattr(chat, "_MODELS", {})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test marked `chroma` runs on the Chroma store alone (tests/stores.py)."""
+    chroma_alone(items)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -58,6 +58,29 @@ class Schemas:
                 conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
 
 
+@pytest.fixture(params=STORES)
+def store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The store a test runs on: with "postgres", KNOWLEDGE_URI names a fresh schema, so every
+    store the test opens (knowledge.opening.open_store) is there."""
+    monkeypatch.delenv("KNOWLEDGE_URI", raising=False)
+    if request.param == "postgres":
+        monkeypatch.setenv("KNOWLEDGE_URI", request.getfixturevalue("pg_schemas").fresh())
+    return str(request.param)
+
+
+def chroma_alone(items: list[pytest.Item]) -> None:
+    """Run a test marked `chroma` (it tests the Chroma store's own workings) on that store alone."""
+    items[:] = [
+        item
+        for item in items
+        if not (
+            item.get_closest_marker("chroma")
+            and getattr(item, "callspec", None) is not None
+            and item.callspec.params.get("store") == "postgres"  # type: ignore[attr-defined]
+        )
+    ]
+
+
 @pytest.fixture
 def pg_schemas() -> Iterator[Schemas]:
     """Fresh PostgreSQL schemas for one test."""

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_rag.core.access import Reader
-from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.knowledge.interface import KnowledgeStore
+from adaptive_rag.knowledge.opening import open_store
 from fake_sources import HashEmbeddings
 from fakes import DEFAULT_SCRIPT, ScriptedChatModel
 
@@ -104,11 +105,9 @@ def write_corpus(folder: Path) -> dict[tuple[str, tuple[str, ...]], list[str]]:
     return by_access
 
 
-def build_kb(kb_path: Path, corpus: Path, collection: str = "tenants") -> KnowledgeBase:
+def build_kb(kb_path: Path, corpus: Path, collection: str = "tenants") -> KnowledgeStore:
     """Ingest every tenant's documents with its owner and groups into one collection."""
-    kb = KnowledgeBase.open(
-        str(kb_path), collection, "test:hash", create=True, embeddings=HashEmbeddings()
-    )
+    kb = open_store(str(kb_path), collection, "test:hash", create=True, embeddings=HashEmbeddings())
     for (owner, groups), paths in write_corpus(corpus).items():
         kb.ingest(paths, progress=False, owner=owner, groups=groups)
     return kb

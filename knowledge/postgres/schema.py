@@ -5,7 +5,7 @@ Everything a search needs lives in the database, so a worker derives and keeps n
 - `adaptive_rag_collections`: one row per collection: its embedding model and vector size, its
   revision (moved in the transaction of every write), and the chunk and token counts BM25 reads;
 - per collection (numbered, so any collection name is safe): its chunks with their metadata,
-  readers and vectors (`kbN_chunks`, HNSW on cosine), their BM25 postings (`kbN_terms`: term,
+  readers, vectors and the order they were written in (ties rank in it, as in the Chroma store) (`kbN_chunks`, HNSW on cosine), their BM25 postings (`kbN_terms`: term,
   chunk, term frequency, chunk length), their entities (`kbN_entities`, the graph), the values
   of the documents' own fields (`kbN_facets`), the whole sections (`kbN_parents`) and the answer
   cache (`kbN_answers`). Postings, entities and facets go with their chunk (ON DELETE CASCADE).
@@ -75,6 +75,7 @@ def _tables(t: Tables, dims: int) -> list[str]:
     return [
         f"""CREATE TABLE {t.chunks} (
             id text PRIMARY KEY,
+            seq bigint GENERATED ALWAYS AS IDENTITY,
             source text NOT NULL,
             owner text,
             groups text[] NOT NULL DEFAULT '{{}}',

@@ -132,7 +132,7 @@ class PostgresSearching:
                          AS score
                   FROM p JOIN df USING (term) JOIN q USING (term) GROUP BY p.chunk_id)
             SELECT s.chunk_id, s.score FROM s JOIN {t.chunks} c ON c.id = s.chunk_id
-            WHERE {access}{within} ORDER BY s.score DESC, s.chunk_id LIMIT %(n)s""",
+            WHERE {access}{within} ORDER BY s.score DESC, c.seq LIMIT %(n)s""",
             params,
         )
         return [(str(cid), float(score)) for cid, score in rows if score > 0]
@@ -194,7 +194,7 @@ class PostgresSearching:
             f"SELECT c.id, 1 - (c.embedding <=> %(q)s::vector) AS cosine FROM {self._t.chunks} c"
             f" JOIN {self._t.facets} f ON f.chunk_id = c.id"
             f" WHERE f.field = %(field)s AND f.value = %(value)s AND {access}{filtered}"
-            " ORDER BY cosine DESC, c.id LIMIT %(n)s",
+            " ORDER BY cosine DESC, c.seq LIMIT %(n)s",
             params,
         )
         return [(str(cid), float(score)) for cid, score in rows]
@@ -227,13 +227,14 @@ class PostgresSearching:
         access, params = readable(reader)
         t = self._t
         params.update(seeds=[c for c, _ in seeds], names=sorted(names), wide=WIDE)
-        held_by = dict(
-            self._rows(
-                f"SELECT c.id, c.entity_count FROM {t.chunks} c"
+        held_by: dict[str, tuple[int, int]] = {
+            cid: (int(seq), int(count))
+            for cid, seq, count in self._rows(
+                f"SELECT c.id, c.seq, c.entity_count FROM {t.chunks} c"
                 f" WHERE c.id = ANY(%(seeds)s::text[]) AND {access}",
                 params,
             )
-        )
+        }
         params["seeds"] = [c for c, _ in seeds if c in held_by]
         rows = self._rows(
             f"""WITH wanted AS (
@@ -242,20 +243,20 @@ class PostgresSearching:
             narrow AS (
                 SELECT entity FROM {t.entities} WHERE entity IN (SELECT entity FROM wanted)
                 GROUP BY entity HAVING count(*) <= %(wide)s)
-            SELECT x.entity, c.id, c.entity_count FROM {t.entities} x
+            SELECT x.entity, c.id, c.seq, c.entity_count FROM {t.entities} x
             JOIN narrow USING (entity) JOIN {t.chunks} c ON c.id = x.chunk_id
-            WHERE {access} ORDER BY x.entity, c.id""",
+            WHERE {access} ORDER BY x.entity, c.seq""",
             params,
         )
-        for _, cid, count in rows:
-            held_by[cid] = count
-        ids = sorted(held_by)
+        for _, cid, seq, count in rows:
+            held_by[cid] = (int(seq), int(count))
+        ids = sorted(held_by, key=lambda c: held_by[c][0])  # in the order they were written
         at = {cid: i for i, cid in enumerate(ids)}
         members: dict[str, list[int]] = {}
-        for entity, cid, _ in rows:
+        for entity, cid, _, _ in rows:
             members.setdefault(str(entity), []).append(at[cid])
         entities = list(members)
-        counts = np.asarray([held_by[c] for c in ids], dtype=np.int64)
+        counts = np.asarray([held_by[c][1] for c in ids], dtype=np.int64)
         reached = rank(
             [(at[c], w) for c, w in seeds if c in at],
             set(names),

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, Services, build_graph
+from adaptive_rag.knowledge.opening import open_store
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import SAMPLE, HashEmbeddings
 from fakes import ScriptedChatModel
 
@@ -19,11 +19,11 @@ QUESTION = "How long does the Kestrel K2 battery last?"
 
 
 class Cached:
-    """The graph over a real Chroma knowledge base (and its answer cache) in a temp dir."""
+    """The graph over a real knowledge base (and its answer cache): Chroma in a temp dir, or PostgreSQL."""
 
     def __init__(self, tmp_path: Path, **script: Any) -> None:
         self.docs = tmp_path / "docs"
-        self.kb = KnowledgeBase.open(
+        self.kb = open_store(
             str(tmp_path / "kb"), "cache", "test:hash", create=True, embeddings=HashEmbeddings()
         )
         self.kb.ingest([str(SAMPLE)], progress=False)
@@ -42,7 +42,7 @@ class Cached:
 
 
 @pytest.fixture
-def cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cached:
+def cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str) -> Cached:
     monkeypatch.setenv("ADAPTIVE_RAG_DATA", str(tmp_path / "data"))
     return Cached(tmp_path)
 
@@ -123,7 +123,7 @@ def test_ingest_or_delete_forgets_the_answers(cached: Cached, tmp_path: Path) ->
     assert cached.ask()["model_calls_made"] > 0
 
 
-def test_off_and_declined_are_not_cached(tmp_path: Path) -> None:
+def test_off_and_declined_are_not_cached(tmp_path: Path, store: str) -> None:
     h = Cached(tmp_path, rag="The sources do not say.")
     off = h.ask(answer_cache=False)
     assert (
@@ -137,10 +137,12 @@ def test_an_answer_is_returned_for_a_day_only(
     cached: Cached, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from adaptive_rag.knowledge import answer_cache
+    from adaptive_rag.knowledge.postgres import answers
     from adaptive_rag.nodes.remember import KEPT_FOR
 
     clock = [1_000_000.0]  # the cache's clock, so a slow machine cannot expire it early
-    monkeypatch.setattr(answer_cache, "time", SimpleNamespace(time=lambda: clock[0]))
+    for module in (answer_cache, answers):
+        monkeypatch.setattr(module, "time", SimpleNamespace(time=lambda: clock[0]))
     cached.ask()
     clock[0] += KEPT_FOR - 1
     assert cached.ask()["model_calls_made"] == 0
@@ -165,6 +167,7 @@ def test_a_broken_cache_costs_the_answer_nothing(
 
     cached.ask()
     monkeypatch.setattr("adaptive_rag.knowledge.answer_cache.AnswerCache.find", broken)
+    monkeypatch.setattr("adaptive_rag.knowledge.postgres.answers.PostgresAnswers.find", broken)
     out = cached.ask()
     assert out["answerable"] is True and out["model_calls_made"] > 0
     assert out["failures"][0]["node"] == "recall"

@@ -11,11 +11,13 @@ import pytest
 from adaptive_rag import Context
 from adaptive_rag.core.entities import key
 from adaptive_rag.evaluation.data import read_jsonl
+from adaptive_rag.knowledge.interface import KnowledgeStore
+from adaptive_rag.knowledge.opening import open_store
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.nodes.hop import echoes
 from adaptive_rag.prompts.hop import FIELDS
 from fake_sources import HashEmbeddings, KeywordRetriever, bridge_docs
+from stores import STORES, Schemas, server_uri
 
 BRIDGE = Path(__file__).resolve().parents[1] / "data" / "bridge"
 QUESTIONS = read_jsonl(BRIDGE / "questions.jsonl")
@@ -23,20 +25,30 @@ ZEPHYR = "Where was the inventor of the Zephyr kettle born?"
 SEQUENTIAL = {"classify": "complex"}
 
 
-@pytest.fixture(scope="module")
-def bridge_kb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeBase]:
+@pytest.fixture(scope="module", params=STORES)
+def bridge_kb(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[KnowledgeStore]:
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("CHROMA_HOST", raising=False)
+        patch.delenv("KNOWLEDGE_URI", raising=False)
         folder = tmp_path_factory.mktemp("bridge")
         patch.setenv("ADAPTIVE_RAG_DATA", str(folder / "data"))
-        kb = KnowledgeBase.open(
-            str(folder / "kb"), "bridge", "test:hash", create=True, embeddings=HashEmbeddings()
-        )
-        kb.ingest([str(BRIDGE / "corpus.jsonl")], progress=False)
-        yield kb
+        schemas = Schemas(server_uri()) if request.param == "postgres" else None
+        if schemas is not None:
+            patch.setenv("KNOWLEDGE_URI", schemas.fresh())
+        try:
+            kb = open_store(
+                str(folder / "kb"), "bridge", "test:hash", create=True, embeddings=HashEmbeddings()
+            )
+            kb.ingest([str(BRIDGE / "corpus.jsonl")], progress=False)
+            yield kb
+        finally:
+            if schemas is not None:
+                schemas.close()
 
 
-def doc_ids(kb: KnowledgeBase, keys: list[str]) -> set[str]:
+def doc_ids(kb: KnowledgeStore, keys: list[str]) -> set[str]:
     """Return the fixture passages (doc_id) a hop's source keys ('kb:<chunk id>') name."""
     return {d.metadata["doc_id"] for d in kb.get([k.removeprefix("kb:") for k in keys])}
 
@@ -67,7 +79,7 @@ USELESS = {
 @pytest.mark.parametrize("model", list(USELESS))
 @pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q["id"])
 def test_the_second_hop_reaches_the_bridge_document_without_a_useful_query(
-    make_harness: Any, bridge_kb: KnowledgeBase, question: dict[str, Any], model: str
+    make_harness: Any, bridge_kb: KnowledgeStore, question: dict[str, Any], model: str
 ) -> None:
     """The second passage shares no word with the question: the names of the first lead to it."""
     first, second = question["gold_doc_ids"]
@@ -102,7 +114,7 @@ def test_a_real_finding_or_query_is_not_an_echo(text: str) -> None:
 
 
 def test_the_bridge_seeds_the_walk_even_when_the_model_writes_its_own_query(
-    make_harness: Any, bridge_kb: KnowledgeBase
+    make_harness: Any, bridge_kb: KnowledgeStore
 ) -> None:
     question = next(q for q in QUESTIONS if q["id"] == "bq-en-04")  # hop 1 misses the teacher
 
@@ -160,7 +172,7 @@ def test_an_ungrounded_finding_is_dropped_and_the_model_query_still_followed(
 
 
 def test_diagnostics_and_the_hop_events_say_which_names_linked_each_source(
-    make_harness: Any, bridge_kb: KnowledgeBase
+    make_harness: Any, bridge_kb: KnowledgeStore
 ) -> None:
     question = QUESTIONS[0]  # the Halden valve; Oskar Brevik's passage is reached by his name
     step = reply("Oskar Brevik patented the Halden valve")
@@ -183,7 +195,7 @@ def test_diagnostics_and_the_hop_events_say_which_names_linked_each_source(
 
 
 def test_a_hop_leaves_out_the_look_alike_that_shares_no_name_with_the_chain(
-    make_harness: Any, bridge_kb: KnowledgeBase
+    make_harness: Any, bridge_kb: KnowledgeStore
 ) -> None:
     question = QUESTIONS[0]  # Marta Solheim, another inventor, was born in Vessmark
     h = make_harness(

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 from adaptive_rag.graph.knowledge import build_knowledge_graph
-from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.knowledge.interface import KnowledgeStore
+from adaptive_rag.knowledge.opening import open_store
 from adaptive_rag.nodes import write_documents
 from adaptive_rag.schema.knowledge import KnowledgeContext
 from fake_sources import HashEmbeddings
@@ -18,14 +19,14 @@ LAMP = "The Aurora lamp uses 9 watts and lasts 25,000 hours."
 
 
 @pytest.fixture
-def graph(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+def graph(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str) -> Any:
     monkeypatch.setenv("ADAPTIVE_RAG_DATA", str(tmp_path / "data"))
     monkeypatch.delenv("CHROMA_HOST", raising=False)
-    opened: dict[str, KnowledgeBase] = {}
+    opened: dict[str, KnowledgeStore] = {}
 
-    def open_kb(ctx: KnowledgeContext) -> KnowledgeBase:
+    def open_kb(ctx: KnowledgeContext) -> KnowledgeStore:
         if ctx.collection not in opened:
-            opened[ctx.collection] = KnowledgeBase.open(
+            opened[ctx.collection] = open_store(
                 str(tmp_path / "kb"),
                 ctx.collection,
                 "test:hash",

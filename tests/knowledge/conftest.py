@@ -11,33 +11,12 @@ import pytest
 from adaptive_rag.knowledge.postgres.store import PostgresStore
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import HashEmbeddings
-from stores import STORES, pg_schemas  # noqa: F401  (a fixture)
 
 
 @pytest.fixture(autouse=True)
 def _isolated_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ADAPTIVE_RAG_DATA", str(tmp_path / "data"))
     monkeypatch.delenv("CHROMA_HOST", raising=False)
-    monkeypatch.delenv("KNOWLEDGE_URI", raising=False)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run a test marked `chroma` on the Chroma store alone."""
-    items[:] = [
-        item
-        for item in items
-        if not (
-            item.get_closest_marker("chroma")
-            and getattr(item, "callspec", None) is not None
-            and item.callspec.params.get("store") == "postgres"  # type: ignore[attr-defined]
-        )
-    ]
-
-
-@pytest.fixture(params=STORES)
-def store(request: pytest.FixtureRequest) -> str:
-    """The store a test runs on."""
-    return str(request.param)
 
 
 @pytest.fixture
