@@ -11,7 +11,7 @@ from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.providers import chat, local_model, local_weights
 from fake_sources import FakeWeb, KeywordRetriever, kb_docs
 from fakes import ScriptedChatModel, ScriptedJudge
-from stores import chroma_alone, pg_schemas, store  # noqa: F401  (fixtures)
+from stores import chroma_alone, pg_schemas, private_postgres, store  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(autouse=True)

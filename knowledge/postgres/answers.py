@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from adaptive_rag.knowledge.answer_cache import Recalled, answer_key
+from adaptive_rag.knowledge.postgres.database import Database
 from adaptive_rag.knowledge.postgres.schema import Tables
 
 
@@ -19,19 +20,18 @@ class PostgresAnswers:
     """Answers keyed by question and settings, valid for one revision and a TTL."""
 
     def __init__(
-        self, pool: Any, tables: Tables, registry: Callable[[], tuple[int, int, int]]
+        self, db: Database, tables: Tables, registry: Callable[[], tuple[int, int, int]]
     ) -> None:
-        self._pool, self._t, self._registry = pool, tables, registry
+        self._db, self._t, self._registry = db, tables, registry
 
     def find(self, question: str, scope: str, revision: int) -> Recalled | None:
         """Return the stored answer to this question at this revision, unless it expired."""
-        with self._pool.connection() as conn:
-            row = conn.execute(
-                f"SELECT output, question FROM {self._t.answers}"
-                " WHERE key = %s AND revision = %s AND expires > %s",
-                (answer_key(question, scope), revision, time.time()),
-            ).fetchone()
-        return None if row is None else Recalled(dict(row[0]), str(row[1]))
+        rows = self._db.rows(
+            f"SELECT output, question FROM {self._t.answers}"
+            " WHERE key = %s AND revision = %s AND expires > %s",
+            (answer_key(question, scope), revision, time.time()),
+        )
+        return Recalled(dict(rows[0][0]), str(rows[0][1])) if rows else None
 
     def put(
         self, question: str, scope: str, revision: int, output: dict[str, Any], ttl: float
@@ -42,7 +42,7 @@ class PostgresAnswers:
         """
         if revision != self._registry()[0]:
             return
-        with self._pool.connection() as conn:
+        with self._db.connection() as conn:
             conn.execute(
                 f"INSERT INTO {self._t.answers} (key, revision, expires, question, output)"
                 " VALUES (%s, %s, %s, %s, %s::jsonb) ON CONFLICT (key) DO UPDATE SET"
@@ -59,5 +59,5 @@ class PostgresAnswers:
 
     def clear(self) -> None:
         """Forget every answer."""
-        with self._pool.connection() as conn:
+        with self._db.connection() as conn:
             conn.execute(f"DELETE FROM {self._t.answers}")

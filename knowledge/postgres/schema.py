@@ -5,8 +5,9 @@ Everything a search needs lives in the database, so a worker derives and keeps n
 - `adaptive_rag_collections`: one row per collection: its embedding model and vector size, its
   revision (moved in the transaction of every write), and the chunk and token counts BM25 reads;
 - per collection (numbered, so any collection name is safe): its chunks with their metadata,
-  readers, vectors and the order they were written in (ties rank in it, as in the Chroma store) (`kbN_chunks`, HNSW on cosine), their BM25 postings (`kbN_terms`: term,
-  chunk, term frequency, chunk length), their entities (`kbN_entities`, the graph), the values
+  readers, vectors (HNSW on cosine) and the order they were written in, which ties rank in as in
+  the Chroma store (`kbN_chunks`); their BM25 postings (`kbN_terms`: term, chunk, term
+  frequency, chunk length), their entities (`kbN_entities`, the graph), the values
   of the documents' own fields (`kbN_facets`), the whole sections (`kbN_parents`) and the answer
   cache (`kbN_answers`). Postings, entities and facets go with their chunk (ON DELETE CASCADE).
 """

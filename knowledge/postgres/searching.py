@@ -18,6 +18,7 @@ from adaptive_rag.knowledge import search
 from adaptive_rag.knowledge.facets import Named, choose, lookup_keys, nameable
 from adaptive_rag.knowledge.graph import WIDE, Reached, rank
 from adaptive_rag.knowledge.keyword import tokenize
+from adaptive_rag.knowledge.postgres.database import Database
 from adaptive_rag.knowledge.postgres.schema import Tables, readable, vector_literal
 from langchain_core.embeddings import Embeddings
 
@@ -45,7 +46,7 @@ def containment(where: dict[str, Any] | None) -> dict[str, Any]:
 class PostgresSearching:
     """The searches of the PostgreSQL store; the store provides the pool and its tables."""
 
-    _pool: Any
+    _db: Database
     _t: Tables
     _embeddings: Embeddings
 
@@ -58,12 +59,16 @@ class PostgresSearching:
         return self._embeddings.embed_query(query)
 
     def _rows(self, sql: str, params: dict[str, Any], ef: int = 0) -> list[tuple[Any, ...]]:
-        """Run one query and return its rows (with HNSW's candidate list and iterative scans)."""
-        with self._pool.connection() as conn, conn.transaction():
-            if ef:
-                conn.execute(f"SET LOCAL hnsw.ef_search = {int(ef)}")
-                conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
-            return list(conn.execute(sql, params).fetchall())
+        """Run one read and return its rows (with HNSW's candidate list and iterative scans)."""
+        settings = (
+            [
+                f"SET LOCAL hnsw.ef_search = {int(ef)}",
+                "SET LOCAL hnsw.iterative_scan = strict_order",
+            ]
+            if ef
+            else []
+        )
+        return self._db.rows(sql, params, settings)
 
     def vector_search(
         self,

@@ -8,7 +8,6 @@ search as soon as its transaction commits.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -20,6 +19,7 @@ from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embedding
 from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError, KnowledgeBaseError
 from adaptive_rag.knowledge.interface import StoredChunk
 from adaptive_rag.knowledge.postgres.answers import PostgresAnswers
+from adaptive_rag.knowledge.postgres.database import Database, database, where_is
 from adaptive_rag.knowledge.postgres.schema import (
     LOCK_SPACE,
     REGISTRY,
@@ -38,66 +38,21 @@ WRITE_WAIT = 900.0
 """Seconds a writer waits for another's write to the same collection (ADAPTIVE_RAG_WRITE_WAIT)."""
 PAGE = 500
 """Chunks read at a time by `stored`."""
-POOL_SIZE = 8
-"""Connections one process keeps to the database at most."""
-_POOLS: dict[tuple[str, int], Any] = {}
-_POOLS_LOCK = threading.Lock()
-
-
-def where_is(uri: str) -> str:
-    """Return a database's address for messages: host, port and name, never a password."""
-    from psycopg.conninfo import conninfo_to_dict
-
-    try:
-        parts = conninfo_to_dict(uri)
-    except Exception:
-        return "PostgreSQL (KNOWLEDGE_URI)"
-    host = parts.get("host") or "localhost"
-    return f"PostgreSQL {host}:{parts.get('port') or 5432}/{parts.get('dbname') or ''}"
-
-
-def pool_for(uri: str) -> Any:
-    """Return this process's connection pool to a database, opened on first use."""
-    from psycopg_pool import ConnectionPool
-
-    key = (uri, os.getpid())  # a pool is never shared across a fork
-    with _POOLS_LOCK:
-        pool = _POOLS.get(key)
-        if pool is None:
-            pool = ConnectionPool(
-                uri,
-                min_size=1,
-                max_size=POOL_SIZE,
-                kwargs={"autocommit": True, "connect_timeout": 10},
-                check=ConnectionPool.check_connection,
-                open=False,
-                name="adaptive-rag knowledge",
-            )
-            try:
-                pool.open(wait=True, timeout=15)
-            except Exception as exc:
-                pool.close()
-                raise KnowledgeBaseError(
-                    f"cannot reach {where_is(uri)}: {exc}. Check KNOWLEDGE_URI and that the"
-                    " server is running"
-                ) from exc
-            _POOLS[key] = pool
-        return pool
 
 
 class PostgresStore(PostgresWrites, PostgresSearching):
     """One collection in a PostgreSQL database."""
 
     def __init__(
-        self, pool: Any, name: str, spec: str, embeddings: Embeddings, number: int, where: str
+        self, db: Database, name: str, spec: str, embeddings: Embeddings, number: int
     ) -> None:
-        self._pool = pool
+        self._db = db
         self.name = name
         self.embedding_model = spec
         self._embeddings = embeddings
         self._t = Tables(number)
         self._number = number
-        self.location = where
+        self.location = db.where
         self._machine = ""  # a path is judged moved only where a Chroma store records machines
         self._held = threading.local()
         self.on_wait: Callable[[str], None] = lambda message: None
@@ -120,9 +75,9 @@ class PostgresStore(PostgresWrites, PostgresSearching):
         collection = collection or default_collection()
         spec = resolve_embeddings_spec(embedding_model)
         where = where_is(uri)
-        pool = pool_for(uri)
+        db = database(uri)
         try:
-            with pool.connection() as conn:
+            with db.connection() as conn:
                 ensure_registry(conn)
                 row = _registered(conn, collection)
         except KnowledgeBaseError:
@@ -144,24 +99,23 @@ class PostgresStore(PostgresWrites, PostgresSearching):
         vectors = embeddings or load_embeddings(spec)
         if row is None:
             dims = len(vectors.embed_query("dimensions"))
-            with pool.connection() as conn:
+            with db.connection() as conn:
                 create_collection(conn, collection, spec, dims)
                 row = _registered(conn, collection)
             if row is None or row[1] != spec:
                 raise KnowledgeBaseError(f"cannot create collection {collection!r} at {where}")
-        return cls(pool, collection, spec, vectors, int(row[0]), where)
+        return cls(db, collection, spec, vectors, int(row[0]))
 
     # -- reading --------------------------------------------------------------------------
 
     def _registry(self) -> tuple[int, int, int]:
         """Return the collection's revision, chunk count and token count."""
-        with self._pool.connection() as conn:
-            row = conn.execute(
-                f"SELECT revision, chunks, tokens FROM {REGISTRY} WHERE name = %s", (self.name,)
-            ).fetchone()
-        if row is None:
+        rows = self._db.rows(
+            f"SELECT revision, chunks, tokens FROM {REGISTRY} WHERE name = %s", (self.name,)
+        )
+        if not rows:
             raise KnowledgeBaseError(f"collection {self.name!r} is gone from {self.location}")
-        return int(row[0]), int(row[1]), int(row[2])
+        return int(rows[0][0]), int(rows[0][1]), int(rows[0][2])
 
     def count(self) -> int:
         """Return how many chunks the collection holds."""
@@ -173,17 +127,16 @@ class PostgresStore(PostgresWrites, PostgresSearching):
 
     def answer_cache(self) -> PostgresAnswers:
         """Return the earlier answers over this collection (in its own table)."""
-        return PostgresAnswers(self._pool, self._t, self._registry)
+        return PostgresAnswers(self._db, self._t, self._registry)
 
     def get(self, ids: list[str]) -> list[Document]:
         """Return chunks by id, in the order asked (missing ids are skipped)."""
         if not ids:
             return []
-        with self._pool.connection() as conn:
-            rows = conn.execute(
-                f"SELECT id, text, metadata FROM {self._t.chunks} WHERE id = ANY(%s::text[])",
-                (ids,),
-            ).fetchall()
+        rows = self._db.rows(
+            f"SELECT id, text, metadata FROM {self._t.chunks} WHERE id = ANY(%s::text[])",
+            (ids,),
+        )
         by_id = {
             cid: Document(page_content=text, metadata=dict(m), id=cid) for cid, text, m in rows
         }
@@ -193,25 +146,23 @@ class PostgresStore(PostgresWrites, PostgresSearching):
         """Return parent-section texts by id (small-to-big)."""
         if not ids:
             return {}
-        with self._pool.connection() as conn:
-            rows = conn.execute(
-                f"SELECT id, text FROM {self._t.parents} WHERE id = ANY(%s::text[])",
-                (list(dict.fromkeys(ids)),),
-            ).fetchall()
+        rows = self._db.rows(
+            f"SELECT id, text FROM {self._t.parents} WHERE id = ANY(%s::text[])",
+            (list(dict.fromkeys(ids)),),
+        )
         return {str(pid): str(text) for pid, text in rows}
 
     def sources(self, reader: Reader | None = None) -> list[dict[str, Any]]:
         """List the sources (a name under its owner) with chunk counts, titles and readers."""
         access, params = readable(reader or Reader(everyone=True))
-        with self._pool.connection() as conn:
-            rows = conn.execute(
-                f"""SELECT c.source, c.owner, count(*),
-                    (array_agg(coalesce(c.metadata->>'title', '') ORDER BY c.id))[1],
-                    (array_agg(array_to_string(c.groups, ',') ORDER BY c.id))[1]
-                FROM {self._t.chunks} c WHERE {access} GROUP BY c.source, c.owner
-                ORDER BY c.source COLLATE "C", c.owner COLLATE "C" """,
-                params,
-            ).fetchall()
+        rows = self._db.rows(
+            f"""SELECT c.source, c.owner, count(*),
+                (array_agg(coalesce(c.metadata->>'title', '') ORDER BY c.id))[1],
+                (array_agg(array_to_string(c.groups, ',') ORDER BY c.id))[1]
+            FROM {self._t.chunks} c WHERE {access} GROUP BY c.source, c.owner
+            ORDER BY c.source COLLATE "C", c.owner COLLATE "C" """,
+            params,
+        )
         return [
             {
                 "source": source,
@@ -228,12 +179,11 @@ class PostgresStore(PostgresWrites, PostgresSearching):
         column = "embedding::text" if vectors else "NULL"
         after = ""
         while True:
-            with self._pool.connection() as conn:
-                rows = conn.execute(
-                    f"SELECT id, text, metadata, {column} FROM {self._t.chunks}"
-                    " WHERE id > %s ORDER BY id LIMIT %s",
-                    (after, PAGE),
-                ).fetchall()
+            rows = self._db.rows(
+                f"SELECT id, text, metadata, {column} FROM {self._t.chunks}"
+                " WHERE id > %s ORDER BY id LIMIT %s",
+                (after, PAGE),
+            )
             for cid, text, meta, vector in rows:
                 found = parse_vector(vector) if vector is not None else None
                 yield StoredChunk(str(cid), str(text), dict(meta), found)
@@ -243,10 +193,7 @@ class PostgresStore(PostgresWrites, PostgresSearching):
 
     def stored_sections(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
         """Yield every whole section: id, text, and its source and owner."""
-        with self._pool.connection() as conn:
-            rows = conn.execute(
-                f"SELECT id, text, source, owner FROM {self._t.parents} ORDER BY id"
-            ).fetchall()
+        rows = self._db.rows(f"SELECT id, text, source, owner FROM {self._t.parents} ORDER BY id")
         for pid, text, source, owner in rows:
             yield str(pid), str(text), {"source": source, OWNER: owner}
 
@@ -268,7 +215,7 @@ class PostgresStore(PostgresWrites, PostgresSearching):
                 self._held.depth -= 1
             return
         wait = env_seconds("ADAPTIVE_RAG_WRITE_WAIT", WRITE_WAIT)
-        with self._pool.connection() as conn:
+        with self._db.connection() as conn:
             self._lock(conn, wait)
             self._held.depth = 1
             try:

@@ -20,6 +20,7 @@ from adaptive_rag.knowledge.clients import chroma_metadata
 from adaptive_rag.knowledge.facets import descriptive, start_key
 from adaptive_rag.knowledge.ingest import Ingestion
 from adaptive_rag.knowledge.keyword import tokenize
+from adaptive_rag.knowledge.postgres.database import Database
 from adaptive_rag.knowledge.postgres.schema import REGISTRY, Tables, vector_literal
 from adaptive_rag.knowledge.preparing import IngestReport, Lookup, Prepared, Stored
 from langchain_core.documents import Document
@@ -28,8 +29,8 @@ from langchain_core.documents import Document
 class PostgresLookup:
     """What prepare reads, from the chunk table (preparing.Lookup)."""
 
-    def __init__(self, pool: Any, tables: Tables) -> None:
-        self._pool, self._t = pool, tables
+    def __init__(self, db: Database, tables: Tables) -> None:
+        self._db, self._t = db, tables
 
     def chunks_of(self, source: str, owner: str) -> Stored:
         """Return one source's stored chunks with their metadata."""
@@ -40,17 +41,16 @@ class PostgresLookup:
         return self._found("file_hash = %s AND owner = %s", (file_hash, owner))
 
     def _found(self, condition: str, params: tuple[str, str]) -> Stored:
-        with self._pool.connection() as conn:
-            rows = conn.execute(
-                f"SELECT id, metadata FROM {self._t.chunks} WHERE {condition} ORDER BY id", params
-            ).fetchall()
+        rows = self._db.rows(
+            f"SELECT id, metadata FROM {self._t.chunks} WHERE {condition} ORDER BY id", params
+        )
         return [(str(cid), dict(meta)) for cid, meta in rows]
 
 
 class PostgresWrites(Ingestion):
     """The PostgreSQL store's writes (PostgresStore provides the pool and the tables)."""
 
-    _pool: Any
+    _db: Database
     _t: Tables
 
     def _writing(self) -> Any:
@@ -58,7 +58,7 @@ class PostgresWrites(Ingestion):
 
     def _lookup(self) -> Lookup:
         """Return the chunk table, as deciding a document's fate reads it."""
-        return PostgresLookup(self._pool, self._t)
+        return PostgresLookup(self._db, self._t)
 
     def _begin_writes(self) -> None:
         """Nothing to mark: each document's transaction moves the revision."""
@@ -120,7 +120,7 @@ class PostgresWrites(Ingestion):
         Taking the row first orders every write transaction on the collection, so two never
         interleave their counts, and none deadlocks on another's rows.
         """
-        with self._pool.connection() as conn, conn.transaction():
+        with self._db.connection() as conn, conn.transaction():
             conn.execute(f"SELECT 1 FROM {REGISTRY} WHERE name = %s FOR UPDATE", (self.name,))
             yield conn
 
