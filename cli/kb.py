@@ -1,4 +1,4 @@
-"""Knowledge-base commands: ingest, list, delete."""
+"""Knowledge-base commands: ingest, list, delete, copy."""
 
 from __future__ import annotations
 
@@ -109,3 +109,64 @@ def delete(
         message = f"no {whose} source {source!r} in {kb.name!r}{held}"
         raise fail(f"{message} (see `adaptive-rag list`)", 1)
     typer.echo(f"removed {removed} chunks of {source}")
+
+
+@app.command("copy")
+def copy_to_postgres(
+    to: Annotated[
+        str,
+        typer.Option(
+            "--to",
+            help="The PostgreSQL database to copy into (postgresql://...); default: KNOWLEDGE_URI.",
+        ),
+    ] = "",
+    collection: Collection = None,
+    into: Annotated[str, typer.Option(help="The collection's name there; default: the same.")] = "",
+    kb_path: KbPath = "",
+    embedding_model: Annotated[
+        str, typer.Option(help="The embedding model the collection was built with.")
+    ] = "auto",
+) -> None:
+    """Copy a collection from Chroma (on disk or CHROMA_HOST) into PostgreSQL, embedding nothing."""
+    import os
+
+    from adaptive_rag.knowledge.errors import KnowledgeBaseError
+    from adaptive_rag.knowledge.postgres.copying import NoEmbeddings, copy_collection, vector_size
+    from adaptive_rag.knowledge.postgres.store import PostgresStore
+    from adaptive_rag.knowledge.store import KnowledgeBase
+
+    uri = to or os.environ.get("KNOWLEDGE_URI", "").strip()
+    if not uri.startswith(("postgresql://", "postgres://")):
+        raise fail(
+            "name the PostgreSQL database to copy into: --to postgresql://...", EXIT_BAD_CONFIG
+        )
+    try:
+        source = KnowledgeBase.open(
+            kb_path, collection or "", embedding_model, False, NoEmbeddings()
+        )
+        target = PostgresStore.open(
+            uri,
+            into or source.name,
+            source.embedding_model,
+            True,
+            NoEmbeddings(),
+            vector_size(source),
+        )
+    except KnowledgeBaseError as exc:
+        raise fail(str(exc), EXIT_NO_KB) from exc
+
+    def progress(report: Any) -> None:
+        if report.copied and report.copied % 100 == 0:
+            typer.echo(f"... {report.copied} documents copied", err=True)
+
+    try:
+        with writing(target):
+            report = copy_collection(source, target, progress)
+    except KnowledgeBaseError as exc:
+        raise fail(str(exc), EXIT_NO_KB) from exc
+    typer.echo(
+        f"copied {report.copied} documents ({report.chunks} chunks, {report.sections} sections)"
+        f" from {source.name!r} at {source.location} to {target.name!r} at {target.location}"
+        f" in {report.seconds:.1f}s; {report.unchanged} were there already."
+        f" Chunks: {source.count()} in the source, {target.count()} in the copy"
+    )

@@ -66,11 +66,13 @@ class PostgresStore(PostgresWrites, PostgresSearching):
         embedding_model: str = "auto",
         create: bool = False,
         embeddings: Embeddings | None = None,
+        dims: int = 0,
     ) -> PostgresStore:
         """Open a collection ('' is the default one); with create=True make it.
 
         Without create, a missing or empty collection is a KnowledgeBaseError that says how to
-        fill it, as the Chroma store does.
+        fill it, as the Chroma store does. `dims`: the vectors' size when known (a copy); else a
+        new collection measures it by embedding a word.
         """
         collection = collection or default_collection()
         spec = resolve_embeddings_spec(embedding_model)
@@ -98,7 +100,7 @@ class PostgresStore(PostgresWrites, PostgresSearching):
             )
         vectors = embeddings or load_embeddings(spec)
         if row is None:
-            dims = len(vectors.embed_query("dimensions"))
+            dims = dims or len(vectors.embed_query("dimensions"))
             with db.connection() as conn:
                 create_collection(conn, collection, spec, dims)
                 row = _registered(conn, collection)

@@ -113,6 +113,30 @@ class PostgresWrites(Ingestion):
             self._count(conn, [], removed)
         return len(ids)
 
+    def replace_document(
+        self,
+        source: str,
+        owner: str,
+        chunks: list[tuple[Document, list[float]]],
+        sections: list[Section],
+    ) -> None:
+        """Write a document as given, vectors and all (a copy), replacing it in one transaction."""
+        with self._transaction() as conn:
+            ids = [
+                str(r[0])
+                for r in conn.execute(
+                    f"SELECT id FROM {self._t.chunks} WHERE source = %s AND owner = %s",
+                    (source, owner),
+                )
+            ]
+            removed = self._remove(conn, sorted(set(ids) | {str(c.id) for c, _ in chunks}))
+            conn.execute(
+                f"DELETE FROM {self._t.parents} WHERE source = %s AND owner = %s", (source, owner)
+            )
+            added = self.load(conn, chunks)
+            self._put_sections(conn, sections, {OWNER: owner})
+            self._count(conn, added, removed)
+
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
         """Yield a connection in a transaction that first takes the collection's registry row.
