@@ -66,6 +66,54 @@ def bench_retrieval(
     _emit(text, out)
 
 
+@bench.command("stores")
+def bench_stores(
+    limit: Annotated[int, typer.Option(help="Questions per data set (0: all).")] = 150,
+    sets: Annotated[
+        str, typer.Option(help="Comma-separated shared sets ('' for none).")
+    ] = "multihop_rag,squad2,cmrc2018",
+    questions: Annotated[
+        list[Path] | None,
+        typer.Option(help="A questions JSONL of your own (repeatable; each with a --corpus)."),
+    ] = None,
+    corpus: Annotated[
+        list[Path] | None, typer.Option(help="The corpus JSONL of each --questions, in order.")
+    ] = None,
+    embedding_model: Annotated[str, typer.Option(help="Embedding model.")] = "auto",
+    writes: Annotated[int, typer.Option(help="Writes timed for visibility (0: none).")] = 20,
+    sizes: Annotated[
+        str, typer.Option(help="Synthetic collection sizes loaded into both stores ('' for none).")
+    ] = "10000,100000",
+    out: Annotated[Path | None, typer.Option(help="Also write the tables here (Markdown).")] = None,
+) -> None:
+    """Compare the PostgreSQL store (KNOWLEDGE_URI) with Chroma: recall, time, write visibility."""
+    import os
+
+    import store_bench as stb
+    from adaptive_rag.evaluation.sets import load_eval_set, retrieval_sets
+    from adaptive_rag.evaluation.tables import table
+
+    uri = os.environ.get("KNOWLEDGE_URI", "")
+    if not uri:
+        raise typer.BadParameter(
+            "set KNOWLEDGE_URI to a PostgreSQL with pgvector (scripts/test-env starts one)"
+        )
+    if len(questions or []) != len(corpus or []):
+        raise typer.BadParameter("give one --corpus per --questions, in the same order")
+    chosen = retrieval_sets([s.strip() for s in sets.split(",") if s.strip()]) if sets else []
+    chosen += [load_eval_set(str(q), c) for q, c in zip(questions or [], corpus or [], strict=True)]
+    text = ""
+    if chosen:
+        rows = stb.parity_table(chosen, limit, embedding_model, uri)
+        text += f"### Recall and search time\n\n{table(rows)}\n"
+    if writes:
+        text += f"\n### Write visibility\n\n{table([stb.visibility(uri, writes)])}\n"
+    scale = [int(s) for s in sizes.split(",") if s.strip()]
+    if scale:
+        text += f"\n### Search time at scale\n\n{table(stb.scale_pair(scale, uri))}\n"
+    _emit(text, out)
+
+
 @bench.command("access")
 def bench_access(
     size: Annotated[int, typer.Option(help="Chunks in the synthetic collection.")] = 10000,

@@ -13,7 +13,7 @@ import resource
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +67,29 @@ def _zipf_name(rng: np.random.Generator, prefix: str, count: int) -> str:
     return f"{prefix} {(int(rng.zipf(ZIPF_A)) - 1) % count}"
 
 
+def synthetic_batches(
+    size: int,
+    rng: np.random.Generator,
+    metadata: Callable[[int], dict[str, Any]],
+    dim: int = 384,
+    step: int = 5000,
+) -> Iterator[tuple[list[str], list[list[float]], list[str], list[dict[str, Any]]]]:
+    """Yield `size` synthetic chunks in batches: ids, unit vectors, 60 random words, metadata.
+
+    `metadata(i)` gives chunk i's metadata; it must say who may read it (core.access).
+    """
+    for start in range(0, size, step):
+        n = min(step, size - start)
+        vecs = rng.standard_normal((n, dim)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        yield (
+            [f"c{start + i}" for i in range(n)],
+            vecs.tolist(),
+            [" ".join(rng.choice(VOCAB, 60)) for _ in range(n)],
+            [metadata(start + i) for i in range(n)],
+        )
+
+
 def load_synthetic(
     kb: KnowledgeBase,
     size: int,
@@ -74,21 +97,9 @@ def load_synthetic(
     metadata: Callable[[int], dict[str, Any]],
     dim: int = 384,
 ) -> None:
-    """Bulk load `size` chunks of random unit vectors and 60 random words, without ingestion.
-
-    `metadata(i)` gives chunk i's metadata; it must say who may read it (core.access).
-    """
-    step = 5000
-    for start in range(0, size, step):
-        n = min(step, size - start)
-        vecs = rng.standard_normal((n, dim)).astype(np.float32)
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-        kb._chunks.add(
-            ids=[f"c{start + i}" for i in range(n)],
-            embeddings=vecs.tolist(),
-            documents=[" ".join(rng.choice(VOCAB, 60)) for _ in range(n)],
-            metadatas=[metadata(start + i) for i in range(n)],
-        )
+    """Bulk load `size` synthetic chunks (synthetic_batches) into Chroma, without ingestion."""
+    for ids, vectors, texts, metas in synthetic_batches(size, rng, metadata, dim):
+        kb._chunks.add(ids=ids, embeddings=vectors, documents=texts, metadatas=metas)
     kb._bump()  # builds and saves the BM25 index and the graph (with each chunk's readers)
 
 

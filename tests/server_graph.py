@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from adaptive_rag import Services, build_graph
 from adaptive_rag.core.access import Reader
 from adaptive_rag.graph.knowledge import build_knowledge_graph
+from adaptive_rag.knowledge.opening import open_store
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import HashEmbeddings, KeywordRetriever, kb_docs
@@ -136,7 +137,7 @@ def _at_shared_kb(collection: str, embeddings: HashEmbeddings) -> KnowledgeBase:
     """A collection of the knowledge base at SHARED_KB, opened once per process."""
     with _LOCK:
         if collection not in _SHARED:
-            _SHARED[collection] = KnowledgeBase.open(
+            _SHARED[collection] = open_store(  # PostgreSQL when KNOWLEDGE_URI is set
                 os.environ["SHARED_KB"], collection, "test:hash", create=True, embeddings=embeddings
             )
         return _SHARED[collection]

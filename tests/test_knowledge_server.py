@@ -1,7 +1,7 @@
 """The knowledge graph over HTTP: two `langgraph dev` servers, one knowledge base, two owners.
 
-Server A takes the writes through the SDK; server B (another process on the same data folder)
-answers from them in its first run after the write returns. Authentication is on: who writes is
+Server A takes the writes through the SDK; server B (another process on the same data folder, or
+the same PostgreSQL database) answers from them in its first run after the write returns. Authentication is on: who writes is
 the token's subject, never the request's.
 """
 
@@ -16,6 +16,7 @@ import jwt
 import pytest
 from langgraph_sdk import get_sync_client
 from servers import ROOT, langgraph_dev
+from stores import STORES, Schemas, server_uri
 
 pytestmark = pytest.mark.server
 
@@ -29,16 +30,26 @@ def bearer(sub: str, groups: list[str] | None = None) -> dict[str, str]:
     return {"Authorization": f"Bearer {jwt.encode(claims, SECRET, algorithm='HS256')}"}
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+@pytest.fixture(scope="module", params=STORES)
+def servers(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[tuple[str, str]]:
+    """Two servers on one knowledge base: one data folder (Chroma), or one database."""
     work = tmp_path_factory.mktemp("knowledge")
-    env = {"ADAPTIVE_RAG_AUTH_SECRET": SECRET, "SHARED_KB": str(work / "kb")}
+    env = {"ADAPTIVE_RAG_AUTH_SECRET": SECRET, "SHARED_KB": str(work / "kb"), "KNOWLEDGE_URI": ""}
+    schemas = Schemas(server_uri()) if request.param == "postgres" else None
+    if schemas is not None:
+        env["KNOWLEDGE_URI"] = schemas.fresh()
     graphs = {"knowledge": f"{MODULE}:knowledge_graph", "shared": f"{MODULE}:shared_graph"}
     (work / "a").mkdir()
     (work / "b").mkdir()
-    with langgraph_dev(work / "a", graphs, env=env) as (a, _):
-        with langgraph_dev(work / "b", graphs, env=env) as (b, _):
-            yield a, b
+    try:
+        with langgraph_dev(work / "a", graphs, env=env) as (a, _):
+            with langgraph_dev(work / "b", graphs, env=env) as (b, _):
+                yield a, b
+    finally:
+        if schemas is not None:
+            schemas.close()
 
 
 def write(url: str, user: str, request: dict[str, Any]) -> dict[str, Any]:
@@ -164,7 +175,7 @@ def test_an_mcp_host_lists_both_graphs_writes_a_document_and_asks_the_agent(
 
 
 def test_a_server_killed_mid_batch_completes_it_when_the_batch_is_sent_again(
-    tmp_path: Any,
+    tmp_path: Any, store: str
 ) -> None:
     """kill -9 while a batch embeds; the same batch again leaves every document once, whole."""
     import os

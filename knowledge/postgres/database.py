@@ -1,7 +1,8 @@
 """The connection to a PostgreSQL database: one pool per process, reads retried, outages short.
 
 - A read whose connection dropped under it (a server restart, a proxy, an administrator) is run
-  once more on a fresh connection: reads change nothing, so running one again is safe.
+  once more on a fresh connection: reads change nothing, so running one again is safe. A
+  connection is not checked when taken from the pool: that would cost every read a round trip.
 - When no connection can be had for POOL_WAIT seconds, the database counts as down for DOWN_FOR
   seconds: every call in that time fails at once, so a question asked during an outage ends in
   seconds, not after one wait per search.
@@ -12,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -25,7 +26,16 @@ POOL_WAIT = 5.0
 DOWN_FOR = 5.0
 """Seconds calls fail at once after the database was found down (then one tries again)."""
 APPLICATION = "adaptive-rag"
-"""How the store's connections name themselves to the database (pg_stat_activity)."""
+"""How the store's connections name themselves to the database (pg_stat_activity), followed by
+the process id: which worker holds which connection."""
+EF_SEARCH = 100
+"""HNSW candidates a vector search starts from (Chroma's default); with iterative scans a search
+that needs more, or whose filter drops many, reads on until it has as many as it asked for."""
+SESSION = (
+    f"SET hnsw.ef_search = {EF_SEARCH}",
+    "SET hnsw.iterative_scan = strict_order",
+)
+"""Settings every connection gets once, so a search is one round trip."""
 _POOLS: dict[tuple[str, int], Database] = {}
 _POOLS_LOCK = threading.Lock()
 
@@ -71,8 +81,12 @@ class Database:
             uri,
             min_size=1,
             max_size=POOL_SIZE,
-            kwargs={"autocommit": True, "connect_timeout": 10, "application_name": APPLICATION},
-            check=ConnectionPool.check_connection,
+            kwargs={
+                "autocommit": True,
+                "connect_timeout": 10,
+                "application_name": f"{APPLICATION} {os.getpid()}",
+            },
+            configure=_configure,
             timeout=POOL_WAIT,
             open=False,
             name=APPLICATION,
@@ -103,20 +117,15 @@ class Database:
         finally:
             self._pool.putconn(conn)
 
-    def rows(self, sql: str, params: Any = None, settings: Sequence[str] = ()) -> list[Any]:
-        """Run one read and return its rows; once more on a fresh connection if it dropped.
-
-        `settings` are SET LOCAL statements for the read's own transaction.
-        """
+    def rows(self, sql: str, params: Any = None) -> list[Any]:
+        """Run one read and return its rows; once more on a fresh connection if it dropped."""
         import psycopg
 
         for attempt in (1, 2):
             used: list[Any] = []
             try:
-                with self.connection() as conn, conn.transaction():
+                with self.connection() as conn:
                     used.append(conn)
-                    for setting in settings:
-                        conn.execute(setting)
                     return list(conn.execute(sql, params).fetchall())
             except psycopg.OperationalError:
                 if attempt == 2 or not used or not _dropped(used[0]):
@@ -126,6 +135,12 @@ class Database:
     def close(self) -> None:
         """Close every connection."""
         self._pool.close()
+
+
+def _configure(conn: Any) -> None:
+    """Give a new connection the search settings (SESSION)."""
+    for setting in SESSION:
+        conn.execute(setting)
 
 
 def _dropped(conn: Any) -> bool:

@@ -140,12 +140,14 @@ def readable(reader: Any, alias: str = "c") -> tuple[str, dict[str, Any]]:
     """
     if reader.everyone:
         return "TRUE", {}
-    condition = f"({alias}.owner = '' OR {alias}.groups && %(reader_groups)s::text[]"
-    params: dict[str, Any] = {"reader_groups": sorted(reader.named_groups())}
+    clauses, params = [f"{alias}.owner = ''"], {}
     if reader.user:
-        condition += f" OR {alias}.owner = %(reader_user)s"
+        clauses.append(f"{alias}.owner = %(reader_user)s")
         params["reader_user"] = reader.user
-    return condition + ")", params
+    if reader.named_groups():
+        clauses.append(f"{alias}.groups && %(reader_groups)s::text[]")
+        params["reader_groups"] = sorted(reader.named_groups())
+    return "(" + " OR ".join(clauses) + ")", params
 
 
 def vector_literal(vector: list[float]) -> str:

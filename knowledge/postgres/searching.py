@@ -19,14 +19,12 @@ from adaptive_rag.knowledge.facets import Named, choose, lookup_keys, nameable
 from adaptive_rag.knowledge.graph import WIDE, Reached, rank
 from adaptive_rag.knowledge.keyword import tokenize
 from adaptive_rag.knowledge.postgres.database import Database
-from adaptive_rag.knowledge.postgres.schema import Tables, readable, vector_literal
+from adaptive_rag.knowledge.postgres.schema import REGISTRY, Tables, readable, vector_literal
 from langchain_core.embeddings import Embeddings
 
 K1 = 1.5
 B = 0.75
 """BM25's term-frequency saturation and length normalisation (bm25s's defaults)."""
-EF_SEARCH = 100
-"""HNSW candidates a vector search reads at least (Chroma's default); more when n is larger."""
 
 
 def containment(where: dict[str, Any] | None) -> dict[str, Any]:
@@ -46,29 +44,18 @@ def containment(where: dict[str, Any] | None) -> dict[str, Any]:
 class PostgresSearching:
     """The searches of the PostgreSQL store; the store provides the pool and its tables."""
 
+    name: str
     _db: Database
     _t: Tables
     _embeddings: Embeddings
-
-    def _registry(self) -> tuple[int, int, int]:
-        """Return the collection's revision, chunk count and token count."""
-        raise NotImplementedError
 
     def embed_query(self, query: str) -> list[float]:
         """Return the query's embedding, as vector search makes it."""
         return self._embeddings.embed_query(query)
 
-    def _rows(self, sql: str, params: dict[str, Any], ef: int = 0) -> list[tuple[Any, ...]]:
-        """Run one read and return its rows (with HNSW's candidate list and iterative scans)."""
-        settings = (
-            [
-                f"SET LOCAL hnsw.ef_search = {int(ef)}",
-                "SET LOCAL hnsw.iterative_scan = strict_order",
-            ]
-            if ef
-            else []
-        )
-        return self._db.rows(sql, params, settings)
+    def _rows(self, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Run one read and return its rows."""
+        return self._db.rows(sql, params)
 
     def vector_search(
         self,
@@ -88,7 +75,6 @@ class PostgresSearching:
             f"SELECT c.id, 1 - (c.embedding <=> %(q)s::vector) FROM {self._t.chunks} c"
             f" WHERE {access}{filtered} ORDER BY c.embedding <=> %(q)s::vector LIMIT %(n)s",
             params,
-            ef=max(EF_SEARCH, n),
         )
         return [(str(cid), float(score)) for cid, score in rows]
 
@@ -106,15 +92,13 @@ class PostgresSearching:
         With a named value, only the chunks that hold it are ranked.
         """
         counts = Counter(tokenize(query))  # a word written twice counts twice, as in bm25s
-        _, size, tokens = self._registry()
-        if not counts or not size:
+        if not counts:
             return []
         access, params = readable(reader)
         params.update(
             terms=list(counts),
             weights=[float(c) for c in counts.values()],
-            size=float(size),
-            average=max(tokens / size, 1e-9),
+            name=self.name,
             k1=K1,
             b=B,
             n=n,
@@ -129,13 +113,18 @@ class PostgresSearching:
         t = self._t
         rows = self._rows(
             f"""WITH q(term, weight) AS (SELECT * FROM unnest(%(terms)s::text[], %(weights)s)),
+            stats AS (SELECT chunks::float8 AS size,
+                             greatest(tokens::float8 / greatest(chunks, 1), 1e-9) AS average
+                      FROM {REGISTRY} WHERE name = %(name)s),
             p AS MATERIALIZED (SELECT chunk_id, term, tf, length FROM {t.terms}
                                WHERE term = ANY(%(terms)s::text[])),
             df AS (SELECT term, count(*)::float8 AS n FROM p GROUP BY term),
-            s AS (SELECT p.chunk_id, sum(q.weight * ln(1 + (%(size)s - df.n + 0.5) / (df.n + 0.5))
-                         * p.tf / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.length / %(average)s)))
-                         AS score
-                  FROM p JOIN df USING (term) JOIN q USING (term) GROUP BY p.chunk_id)
+            s AS (SELECT p.chunk_id,
+                         sum(q.weight * ln(1 + (stats.size - df.n + 0.5) / (df.n + 0.5))
+                             * p.tf / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.length
+                                                          / stats.average))) AS score
+                  FROM p JOIN df USING (term) JOIN q USING (term) CROSS JOIN stats
+                  GROUP BY p.chunk_id)
             SELECT s.chunk_id, s.score FROM s JOIN {t.chunks} c ON c.id = s.chunk_id
             WHERE {access}{within} ORDER BY s.score DESC, c.seq LIMIT %(n)s""",
             params,
@@ -207,13 +196,16 @@ class PostgresSearching:
     def named_values(self, question: str) -> list[Named]:
         """Return the values of the documents' own fields the question names (knowledge.facets)."""
         starts, days = lookup_keys(question)
-        revision, size, _ = self._registry()
         rows = self._rows(
-            f"SELECT field, value, count(*) FROM {self._t.facets}"
-            " WHERE lookup = ANY(%(keys)s::text[]) GROUP BY field, value",
-            {"keys": sorted(starts | days)},
+            f"SELECT f.field, f.value, count(*), r.revision, r.chunks FROM {self._t.facets} f"
+            f" CROSS JOIN {REGISTRY} r WHERE r.name = %(name)s AND f.lookup = ANY(%(keys)s::text[])"
+            " GROUP BY f.field, f.value, r.revision, r.chunks",
+            {"keys": sorted(starts | days), "name": self.name},
         )
-        held = {(str(f), str(v)): int(c) for f, v, c in rows if nameable(str(v), int(c), size)}
+        revision = int(rows[0][3]) if rows else 0
+        held = {
+            (str(f), str(v)): int(c) for f, v, c, _, size in rows if nameable(str(v), int(c), size)
+        }
         empty = np.empty(0, dtype=np.int64)
         return [
             Named(field, value, empty, str(revision), held[(field, value)])
@@ -231,25 +223,21 @@ class PostgresSearching:
         """
         access, params = readable(reader)
         t = self._t
-        params.update(seeds=[c for c, _ in seeds], names=sorted(names), wide=WIDE)
-        held_by: dict[str, tuple[int, int]] = {
-            cid: (int(seq), int(count))
-            for cid, seq, count in self._rows(
-                f"SELECT c.id, c.seq, c.entity_count FROM {t.chunks} c"
-                f" WHERE c.id = ANY(%(seeds)s::text[]) AND {access}",
-                params,
-            )
-        }
-        params["seeds"] = [c for c, _ in seeds if c in held_by]
+        params.update(seeds=[c for c, _ in seeds], wide=WIDE)
+        started = self._rows(
+            f"SELECT c.id, c.seq, c.entity_count,"
+            f" ARRAY(SELECT entity FROM {t.entities} e WHERE e.chunk_id = c.id)"
+            f" FROM {t.chunks} c WHERE c.id = ANY(%(seeds)s::text[]) AND {access}",
+            params,
+        )
+        held_by = {str(cid): (int(seq), int(count)) for cid, seq, count, _ in started}
+        params["wanted"] = sorted({*names, *(e for *_, held in started for e in held)})
         rows = self._rows(
-            f"""WITH wanted AS (
-                SELECT entity FROM {t.entities} WHERE chunk_id = ANY(%(seeds)s::text[])
-                UNION SELECT unnest(%(names)s::text[])),
-            narrow AS (
-                SELECT entity FROM {t.entities} WHERE entity IN (SELECT entity FROM wanted)
+            f"""WITH narrow AS (
+                SELECT entity FROM {t.entities} WHERE entity = ANY(%(wanted)s::text[])
                 GROUP BY entity HAVING count(*) <= %(wide)s)
-            SELECT x.entity, c.id, c.seq, c.entity_count FROM {t.entities} x
-            JOIN narrow USING (entity) JOIN {t.chunks} c ON c.id = x.chunk_id
+            SELECT x.entity, c.id, c.seq, c.entity_count FROM narrow
+            JOIN {t.entities} x USING (entity) JOIN {t.chunks} c ON c.id = x.chunk_id
             WHERE {access} ORDER BY x.entity, c.seq""",
             params,
         )

@@ -25,6 +25,9 @@ from adaptive_rag.knowledge.postgres.schema import REGISTRY, Tables, vector_lite
 from adaptive_rag.knowledge.preparing import IngestReport, Lookup, Prepared, Stored
 from langchain_core.documents import Document
 
+ANALYZE_SHARE = 0.1
+"""A write that adds or removes this share of a collection's chunks refreshes its statistics."""
+
 
 class PostgresLookup:
     """What prepare reads, from the chunk table (preparing.Lookup)."""
@@ -212,15 +215,20 @@ class PostgresWrites(Ingestion):
     def _count(self, conn: Any, added: list[int], removed: list[int]) -> None:
         """Move the revision and the counts BM25 reads (chunk lengths added and removed).
 
-        The answers of older revisions are forgotten: they can never be found again.
+        The answers of older revisions are forgotten: they can never be found again. A write
+        that changes a tenth of the collection or more also refreshes the planner's statistics,
+        so a collection loaded in bulk is searched through its indexes at once.
         """
         tokens = sum(added) - sum(removed)
-        row = conn.execute(
+        revision, chunks = conn.execute(
             f"UPDATE {REGISTRY} SET revision = revision + 1, chunks = chunks + %s,"
-            " tokens = tokens + %s WHERE name = %s RETURNING revision",
+            " tokens = tokens + %s WHERE name = %s RETURNING revision, chunks",
             (len(added) - len(removed), tokens, self.name),
         ).fetchone()
-        conn.execute(f"DELETE FROM {self._t.answers} WHERE revision < %s", (int(row[0]),))
+        conn.execute(f"DELETE FROM {self._t.answers} WHERE revision < %s", (int(revision),))
+        if len(added) + len(removed) >= ANALYZE_SHARE * max(int(chunks), 1):
+            for part in ("chunks", "terms", "entities", "facets"):
+                conn.execute(f"ANALYZE {getattr(self._t, part)}")
 
 
 def _copy(conn: Any, target: str, rows: list[tuple[Any, ...]]) -> None:

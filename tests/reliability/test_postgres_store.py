@@ -241,13 +241,13 @@ def test_connections_dropped_mid_search_never_end_a_run(
     graph = graph_over(kb)
     stop, dropped = threading.Event(), [0]
 
-    def drop() -> None:  # end every one of the store's connections, again and again
+    def drop() -> None:  # end every one of this process's store connections, again and again
         with psycopg.connect(uri, autocommit=True) as conn:
             while not stop.wait(0.5):
                 rows = conn.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                     " WHERE application_name = %s AND pid <> pg_backend_pid()",
-                    (APPLICATION,),
+                    (f"{APPLICATION} {os.getpid()}",),
                 ).fetchall()
                 dropped[0] += sum(bool(r[0]) for r in rows)
 
