@@ -19,6 +19,7 @@ def _offline(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     """Tests never see real keys; only the real-model tier may load the embedded model."""
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TAVILY_API_KEY", "ADAPTIVE_RAG_CHAT_MODEL"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("KNOWLEDGE_URI", raising=False)  # the `store` fixture sets it
     if request.node.get_closest_marker("local_model") is None:
 
         def blocked(*args: Any, **kwargs: Any) -> Any:

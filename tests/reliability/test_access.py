@@ -15,6 +15,7 @@ import pytest
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.core.access import Reader
 from adaptive_rag.knowledge.retriever import HybridRetriever
+from stores import STORES, Schemas, server_uri
 from tenants import QUESTIONS, READERS, build_kb, echo_model, leaks, seen
 
 ROUTES = {
@@ -42,16 +43,28 @@ class Tenants:
         return Context(user=reader.user, groups=",".join(reader.groups), **settings)
 
 
-@pytest.fixture(scope="module")
-def tenants(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], Tenants]]:
+@pytest.fixture(scope="module", params=STORES)
+def tenants(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Callable[[str], Tenants]]:
+    """The tenants' knowledge base and graph per route, in each store."""
     made: dict[str, Tenants] = {}
+    schemas = Schemas(server_uri()) if request.param == "postgres" else None
 
     def get(route: str) -> Tenants:
         if route not in made:
-            made[route] = Tenants(tmp_path_factory.mktemp(route), route)
+            with pytest.MonkeyPatch.context() as patch:
+                patch.delenv("KNOWLEDGE_URI", raising=False)
+                if schemas is not None:
+                    patch.setenv("KNOWLEDGE_URI", schemas.fresh())
+                made[route] = Tenants(tmp_path_factory.mktemp(route), route)
         return made[route]
 
-    yield get
+    try:
+        yield get
+    finally:
+        if schemas is not None:
+            schemas.close()
 
 
 @pytest.mark.parametrize("route", list(ROUTES))
@@ -89,7 +102,7 @@ def test_a_cached_answer_is_never_given_to_another_reader(
     t = tenants("simple")
     attempts = found = 0
     for question in QUESTIONS:
-        t.kb._bump()  # each question starts with an empty cache
+        t.kb.answer_cache().clear()  # each question starts with an empty cache
         kept: dict[str, bool] = {}
         for round_ in ("first", "again"):
             for name, reader in READERS.items():

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from adaptive_rag.knowledge.clients import machine_id
+from adaptive_rag.knowledge.opening import open_store
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import HashEmbeddings
@@ -21,10 +22,9 @@ from fake_sources import HashEmbeddings
 TESTS = Path(__file__).resolve().parents[1]
 
 
-def open_kb(path: Path, collection: str = "faults") -> KnowledgeBase:
-    return KnowledgeBase.open(
-        str(path), collection, "test:hash", create=True, embeddings=HashEmbeddings()
-    )
+def open_kb(path: Path, collection: str = "faults") -> Any:
+    """Open the collection in the test's store (PostgreSQL when KNOWLEDGE_URI is set)."""
+    return open_store(str(path), collection, "test:hash", create=True, embeddings=HashEmbeddings())
 
 
 def write_docs(folder: Path, files: int, sections: int = 6) -> Path:
@@ -121,7 +121,7 @@ def test_kill_9_mid_ingest_then_rerun_completes_with_nothing_lost_or_duplicated(
 
 
 def test_bad_empty_huge_unreadable_and_duplicate_files(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tally: Any
+    store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tally: Any
 ) -> None:
     folder = tmp_path / "mixed"
     write_docs(folder, files=2)
@@ -164,7 +164,7 @@ def test_bad_empty_huge_unreadable_and_duplicate_files(
     tally(faults=6)
 
 
-def test_a_moved_file_replaces_its_copy_at_the_old_path(tmp_path: Path) -> None:
+def test_a_moved_file_replaces_its_copy_at_the_old_path(tmp_path: Path, store: str) -> None:
     docs = write_docs(tmp_path / "docs", files=2)
     kb = open_kb(tmp_path / "kb")
     kb.ingest([str(docs)], progress=False)

@@ -14,8 +14,8 @@ import pytest
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag import services as retrieval
 from adaptive_rag.knowledge import embeddings
+from adaptive_rag.knowledge.opening import open_store
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.providers.web import TavilySearch
 from fake_sources import SAMPLE, HashEmbeddings
 from fakes import ScriptedChatModel, ScriptedJudge
@@ -47,8 +47,8 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(retrieval, "_OPEN", {})
 
 
-def sample_kb(path: Path, embedder: Any = None) -> KnowledgeBase:
-    kb = KnowledgeBase.open(
+def sample_kb(path: Path, embedder: Any = None) -> Any:
+    kb = open_store(  # PostgreSQL when the test asks for that `store`
         str(path), "faults", "test:hash", create=True, embeddings=embedder or HashEmbeddings()
     )
     kb.ingest([str(SAMPLE)], progress=False)
@@ -69,7 +69,9 @@ def two_turns(
     return out, graph
 
 
-def test_embedding_failure_falls_back_to_keyword_search(tmp_path: Path, tally: Any) -> None:
+def test_embedding_failure_falls_back_to_keyword_search(
+    tmp_path: Path, tally: Any, store: str
+) -> None:
     embedder = FlakyEmbeddings()
     kb = sample_kb(tmp_path / "kb", embedder)
     embedder.fail = True
@@ -109,7 +111,7 @@ def test_embedded_chroma_down_answers_without_the_knowledge_base(
     tally(faults=1)
 
 
-def test_slow_embedded_search_still_ends(tmp_path: Path, tally: Any) -> None:
+def test_slow_embedded_search_still_ends(tmp_path: Path, tally: Any, store: str) -> None:
     embedder = FlakyEmbeddings()
     kb = sample_kb(tmp_path / "kb", embedder)
     embedder.delay = 1.0
