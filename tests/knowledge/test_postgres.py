@@ -1,0 +1,104 @@
+"""The PostgreSQL store's own workings: BM25 as bm25s scores it, the graph's tables, counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from adaptive_rag.core.access import Reader
+from adaptive_rag.knowledge.postgres.store import PostgresStore
+from adaptive_rag.knowledge.store import KnowledgeBase
+from fake_sources import SAMPLE, HashEmbeddings
+
+QUERIES = [
+    "restocking fee returns",
+    "Kestrel battery battery life",  # a word twice counts twice
+    "Heron hub warranty China Suzhou",
+    "退货 运费",
+    "nothing here matches zzzz",
+]
+
+
+@pytest.fixture
+def both(tmp_path: Path, pg_schemas: Any) -> tuple[KnowledgeBase, PostgresStore]:
+    chroma = KnowledgeBase.open(str(tmp_path / "kb"), "twin", "test:hash", True, HashEmbeddings())
+    pg = PostgresStore.open(pg_schemas.fresh(), "twin", "test:hash", True, HashEmbeddings())
+    for kb in (chroma, pg):
+        kb.ingest([str(SAMPLE)], progress=False)
+        kb.ingest([str(SAMPLE / "company.md")], progress=False, owner="alice")
+    return chroma, pg
+
+
+def test_bm25_scores_are_bm25s_scores(both: tuple[KnowledgeBase, PostgresStore]) -> None:
+    chroma, pg = both
+    for reader in (Reader(), Reader("alice")):
+        for query in QUERIES:
+            want = chroma.keyword_search(query, 10, reader)
+            got = pg.keyword_search(query, 10, reader)
+            assert [round(s, 4) for _, s in got] == [round(s, 4) for _, s in want], query
+            assert _by_score(got) == _by_score(want), query  # ties may come in either order
+
+
+def test_counts_follow_every_write_and_a_delete_leaves_no_posting_or_edge(
+    both: tuple[KnowledgeBase, PostgresStore],
+) -> None:
+    _, pg = both
+    source = str(SAMPLE / "company.md")
+    revision = pg.revision()
+    assert pg.delete(source, owner="alice") > 0 and pg.revision() == revision + 1
+    rows = pg._db.rows(
+        f"SELECT (SELECT count(*) FROM {pg._t.chunks}), (SELECT coalesce(sum(length), 0)"
+        f" FROM {pg._t.chunks}), chunks, tokens FROM adaptive_rag_collections WHERE name = %s",
+        (pg.name,),
+    )
+    held, length, counted, tokens = rows[0]
+    assert (held, length) == (counted, tokens)
+    orphans = pg._db.rows(
+        f"SELECT count(*) FROM {pg._t.terms} t LEFT JOIN {pg._t.chunks} c ON c.id = t.chunk_id"
+        f" WHERE c.id IS NULL UNION ALL SELECT count(*) FROM {pg._t.entities} e"
+        f" LEFT JOIN {pg._t.chunks} c ON c.id = e.chunk_id WHERE c.id IS NULL"
+    )
+    assert [r[0] for r in orphans] == [0, 0]
+    assert pg.ingest([str(SAMPLE)], progress=False).unchanged  # unchanged: no revision moved
+    assert pg.revision() == revision + 1
+
+
+def test_a_writer_waits_for_another_and_says_so(
+    both: tuple[KnowledgeBase, PostgresStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError
+
+    _, pg = both
+    other = PostgresStore(pg._db, pg.name, pg.embedding_model, HashEmbeddings(), pg._number)
+    said: list[str] = []
+    other.on_wait = said.append
+    monkeypatch.setenv("ADAPTIVE_RAG_WRITE_WAIT", "1")
+    import threading
+
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with pg._writing():
+            held.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(10)
+    try:
+        with pytest.raises(KnowledgeBaseBusyError, match="ADAPTIVE_RAG_WRITE_WAIT"):
+            other.delete("nothing.md")
+    finally:
+        release.set()
+        holder.join()
+    assert said and "waiting for another writer" in said[0]
+    assert other.delete("nothing.md") == 0  # the lock is free again
+
+
+def _by_score(found: list[tuple[str, float]]) -> dict[float, set[str]]:
+    """Return the chunks found at each score (rounded): a ranking up to the order of ties."""
+    grouped: dict[float, set[str]] = {}
+    for cid, score in found[:-1]:  # the last place may hold one of several tied chunks
+        grouped.setdefault(round(score, 4), set()).add(cid)
+    return grouped
