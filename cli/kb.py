@@ -165,7 +165,8 @@ def copy_to_postgres(
     except KnowledgeBaseError as exc:
         raise fail(str(exc), EXIT_NO_KB) from exc
     typer.echo(
-        f"copied {report.copied} documents ({report.chunks} chunks, {report.sections} sections)"
+        f"copied {report.copied} document{'' if report.copied == 1 else 's'}"
+        f" ({report.chunks} chunks, {report.sections} sections)"
         f" from {source.name!r} at {source.location} to {target.name!r} at {target.location}"
         f" in {report.seconds:.1f}s; {report.unchanged} were there already."
         f" Chunks: {source.count()} in the source, {target.count()} in the copy"
