@@ -15,6 +15,7 @@ from typing import Any
 
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
 from adaptive_rag.core.environment import default_collection, env_seconds
+from adaptive_rag.knowledge.clients import machine_id, user_data_dir
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError, KnowledgeBaseError
 from adaptive_rag.knowledge.interface import StoredChunk
@@ -44,7 +45,13 @@ class PostgresStore(PostgresWrites, PostgresSearching):
     """One collection in a PostgreSQL database."""
 
     def __init__(
-        self, db: Database, name: str, spec: str, embeddings: Embeddings, number: int
+        self,
+        db: Database,
+        name: str,
+        spec: str,
+        embeddings: Embeddings,
+        number: int,
+        machine: str = "",
     ) -> None:
         self._db = db
         self.name = name
@@ -53,7 +60,7 @@ class PostgresStore(PostgresWrites, PostgresSearching):
         self._t = Tables(number)
         self._number = number
         self.location = db.where
-        self._machine = ""  # a path is judged moved only where a Chroma store records machines
+        self._machine = machine  # this machine (clients.machine_id): the database is shared
         self._held = threading.local()
         self.on_wait: Callable[[str], None] = lambda message: None
         """Told, once per write, that this writer waits for another's write."""
@@ -106,7 +113,7 @@ class PostgresStore(PostgresWrites, PostgresSearching):
                 row = _registered(conn, collection)
             if row is None or row[1] != spec:
                 raise KnowledgeBaseError(f"cannot create collection {collection!r} at {where}")
-        return cls(db, collection, spec, vectors, int(row[0]))
+        return cls(db, collection, spec, vectors, int(row[0]), machine_id(user_data_dir()))
 
     # -- reading --------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ def invoke(*args: str) -> Any:
     return runner.invoke(cli.app, list(args))
 
 
-def test_ingest_list_delete(tmp_path: Path) -> None:
+def test_ingest_list_delete(tmp_path: Path, store: str) -> None:
     kb = str(tmp_path / "kb")
     result = invoke("ingest", str(SAMPLE), "--kb-path", kb, "-c", "demo")
     assert result.exit_code == 0, result.output
@@ -44,7 +44,7 @@ def test_ingest_list_delete(tmp_path: Path) -> None:
     assert invoke("delete", returns, "--kb-path", kb, "-c", "demo").exit_code == 1
 
 
-def test_a_moved_sample_is_not_held_twice(tmp_path: Path) -> None:
+def test_a_moved_sample_is_not_held_twice(tmp_path: Path, store: str) -> None:
     kb, copy, moved = str(tmp_path / "kb"), tmp_path / "copy", tmp_path / "moved"
     shutil.copytree(SAMPLE, copy)
     assert invoke("ingest", str(copy), "--kb-path", kb).exit_code == 0
@@ -57,13 +57,13 @@ def test_a_moved_sample_is_not_held_twice(tmp_path: Path) -> None:
     assert len(listing.splitlines()) == count and str(copy) not in listing
 
 
-def test_listing_a_missing_knowledge_base_exits_3_with_the_fix(tmp_path: Path) -> None:
+def test_listing_a_missing_knowledge_base_exits_3_with_the_fix(tmp_path: Path, store: str) -> None:
     result = invoke("list", "--kb-path", str(tmp_path / "none"), "-c", "nothing")
     assert result.exit_code == cli.EXIT_NO_KB
     assert "adaptive-rag ingest" in result.output
 
 
-def test_ingest_of_only_unreadable_files_fails(tmp_path: Path) -> None:
+def test_ingest_of_only_unreadable_files_fails(tmp_path: Path, store: str) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"\xff\xfe\xfa")
     result = invoke("ingest", str(bad), "--kb-path", str(tmp_path / "kb"))
@@ -71,7 +71,7 @@ def test_ingest_of_only_unreadable_files_fails(tmp_path: Path) -> None:
 
 
 def test_ask_prints_answer_sources_and_route(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str
 ) -> None:
     kb = str(tmp_path / "kb")
     invoke("ingest", str(SAMPLE), "--kb-path", kb)

@@ -40,7 +40,9 @@ def test_a_copy_moves_every_chunk_vector_section_and_reader_and_searches_the_sam
     args = ["copy", "--to", uri, "--collection", "docs", "--kb-path", str(tmp_path / "kb")]
     result = CliRunner().invoke(cli.app, [*args, "--embedding-model", "test:hash"])
     assert result.exit_code == 0, result.output
-    assert "copied 3 documents (6 chunks" in result.output and "0 were there already" in result.output
+    assert (
+        "copied 3 documents (6 chunks" in result.output and "0 were there already" in result.output
+    )
     assert counted.calls == embedded  # nothing embedded again
     copy = PostgresStore.open(uri, "docs", "test:hash", embeddings=HashEmbeddings())
     assert copy.count() == chroma.count() and copy.sources() == chroma.sources()
