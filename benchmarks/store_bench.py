@@ -99,15 +99,7 @@ def visibility(uri: str, writes: int = 20) -> dict[str, Any]:
         import json, sys, time
         sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
         import numpy as np
-        from scale_bench import (
-    AUTHORS,
-    PUBLISHERS,
-    VOCAB,
-    RandomEmbeddings,
-    _zipf_name,
-    synthetic_batches,
-    synthetic_entities,
-)
+        from scale_bench import RandomEmbeddings
         from adaptive_rag.core.access import Reader
         from adaptive_rag.knowledge.postgres.store import PostgresStore
         kb = PostgresStore.open({uri!r}, {name!r}, "test:random", create=True,
