@@ -7,9 +7,10 @@ Everything a search needs lives in the database, so a worker derives and keeps n
 - per collection (numbered, so any collection name is safe): its chunks with their metadata,
   readers, vectors (HNSW on cosine) and the order they were written in, which ties rank in as in
   the Chroma store (`kbN_chunks`); their BM25 postings (`kbN_terms`: term, chunk, term
-  frequency, chunk length), their entities (`kbN_entities`, the graph), the values
-  of the documents' own fields (`kbN_facets`), the whole sections (`kbN_parents`) and the answer
-  cache (`kbN_answers`). Postings, entities and facets go with their chunk (ON DELETE CASCADE).
+  frequency, chunk length) and each term's document frequency (`kbN_df`); their entities
+  (`kbN_entities`, the graph); the values of the documents' own fields (`kbN_facets`); the
+  whole sections (`kbN_parents`) and the answer cache (`kbN_answers`). Postings, entities and
+  facets go with their chunk (ON DELETE CASCADE).
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def _tables(t: Tables, dims: int) -> list[str]:
             PRIMARY KEY (term, chunk_id)
         )""",
         f"CREATE INDEX ON {t.terms} (chunk_id)",
+        f"CREATE TABLE {t.df} (term text PRIMARY KEY, df integer NOT NULL)",
         f"""CREATE TABLE {t.entities} (
             entity text NOT NULL,
             chunk_id text NOT NULL REFERENCES {t.chunks} (id) ON DELETE CASCADE,

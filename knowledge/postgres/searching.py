@@ -1,14 +1,10 @@
 """The PostgreSQL store's searches: by meaning (pgvector), BM25, within named values, by graph.
 
-Every search filters by reader inside its own query. BM25 is scored at query time from the raw
-counts (term frequencies, chunk lengths, document frequencies and the collection's chunk and
-token counts, all moved by each write's transaction), with bm25s's Lucene formula and
-parameters, so its statistics never drift from the collection.
+Every search filters by reader inside its own query; BM25 is knowledge.postgres.bm25's.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection
 from typing import Any
 
@@ -17,14 +13,10 @@ from adaptive_rag.core.access import Reader
 from adaptive_rag.knowledge import search
 from adaptive_rag.knowledge.facets import Named, choose, lookup_keys, nameable
 from adaptive_rag.knowledge.graph import WIDE, Reached, rank
-from adaptive_rag.knowledge.keyword import tokenize
+from adaptive_rag.knowledge.postgres.bm25 import bm25
 from adaptive_rag.knowledge.postgres.database import Database
 from adaptive_rag.knowledge.postgres.schema import REGISTRY, Tables, readable, vector_literal
 from langchain_core.embeddings import Embeddings
-
-K1 = 1.5
-B = 0.75
-"""BM25's term-frequency saturation and length normalisation (bm25s's defaults)."""
 
 
 def containment(where: dict[str, Any] | None) -> dict[str, Any]:
@@ -87,49 +79,8 @@ class PostgresSearching:
     def _bm25(
         self, query: str, n: int, reader: Reader, value: Named | None
     ) -> list[tuple[str, float]]:
-        """Score the query's terms by BM25 over the whole collection; keep the reader's best n.
-
-        With a named value, only the chunks that hold it are ranked.
-        """
-        counts = Counter(tokenize(query))  # a word written twice counts twice, as in bm25s
-        if not counts:
-            return []
-        access, params = readable(reader)
-        params.update(
-            terms=list(counts),
-            weights=[float(c) for c in counts.values()],
-            name=self.name,
-            k1=K1,
-            b=B,
-            n=n,
-        )
-        within = ""
-        if value is not None:
-            within = (
-                f" AND c.id IN (SELECT chunk_id FROM {self._t.facets}"
-                " WHERE field = %(field)s AND value = %(value)s)"
-            )
-            params.update(field=value.field, value=value.value)
-        t = self._t
-        rows = self._rows(
-            f"""WITH q(term, weight) AS (SELECT * FROM unnest(%(terms)s::text[], %(weights)s)),
-            stats AS (SELECT chunks::float8 AS size,
-                             greatest(tokens::float8 / greatest(chunks, 1), 1e-9) AS average
-                      FROM {REGISTRY} WHERE name = %(name)s),
-            p AS MATERIALIZED (SELECT chunk_id, term, tf, length FROM {t.terms}
-                               WHERE term = ANY(%(terms)s::text[])),
-            df AS (SELECT term, count(*)::float8 AS n FROM p GROUP BY term),
-            s AS (SELECT p.chunk_id,
-                         sum(q.weight * ln(1 + (stats.size - df.n + 0.5) / (df.n + 0.5))
-                             * p.tf / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.length
-                                                          / stats.average))) AS score
-                  FROM p JOIN df USING (term) JOIN q USING (term) CROSS JOIN stats
-                  GROUP BY p.chunk_id)
-            SELECT s.chunk_id, s.score FROM s JOIN {t.chunks} c ON c.id = s.chunk_id
-            WHERE {access}{within} ORDER BY s.score DESC, c.seq LIMIT %(n)s""",
-            params,
-        )
-        return [(str(cid), float(score)) for cid, score in rows if score > 0]
+        """Return the reader's best n chunks by BM25 (within a named value if given)."""
+        return bm25(self._db, self._t, self.name, query, n, reader, value)
 
     def keyword_search_within(
         self, query: str, n: int, reader: Reader, values: list[Named]

@@ -152,9 +152,19 @@ class PostgresWrites(Ingestion):
             yield conn
 
     def _remove(self, conn: Any, ids: list[str]) -> list[int]:
-        """Delete chunks by id (their postings, entities and facets go too); return lengths."""
+        """Delete chunks by id (their postings, entities and facets go too); return lengths.
+
+        Each of their terms is held by one chunk fewer.
+        """
         if not ids:
             return []
+        t = self._t
+        conn.execute(
+            f"""WITH gone AS (DELETE FROM {t.terms} WHERE chunk_id = ANY(%s::text[]) RETURNING term)
+            UPDATE {t.df} d SET df = d.df - g.n
+            FROM (SELECT term, count(*) AS n FROM gone GROUP BY term) g WHERE d.term = g.term""",
+            (ids,),
+        )
         rows = conn.execute(
             f"DELETE FROM {self._t.chunks} WHERE id = ANY(%s::text[]) RETURNING length", (ids,)
         ).fetchall()
@@ -187,6 +197,13 @@ class PostgresWrites(Ingestion):
         columns = "id, source, owner, groups, file_hash, text, metadata, embedding, length"
         _copy(conn, f"{t.chunks} ({columns}, entity_count)", rows)
         _copy(conn, f"{t.terms} (term, chunk_id, tf, length)", terms)
+        held = Counter(term for term, *_ in terms)  # chunks holding each term, one row each
+        if held:
+            conn.execute(
+                f"INSERT INTO {t.df} (term, df) SELECT * FROM unnest(%s::text[], %s::int[])"
+                f" ON CONFLICT (term) DO UPDATE SET df = {t.df}.df + excluded.df",
+                (list(held), list(held.values())),
+            )
         _copy(conn, f"{t.entities} (entity, chunk_id)", entities)
         _copy(conn, f"{t.facets} (field, value, lookup, chunk_id)", facets)
         return lengths
@@ -227,7 +244,7 @@ class PostgresWrites(Ingestion):
         ).fetchone()
         conn.execute(f"DELETE FROM {self._t.answers} WHERE revision < %s", (int(revision),))
         if len(added) + len(removed) >= ANALYZE_SHARE * max(int(chunks), 1):
-            for part in ("chunks", "terms", "entities", "facets"):
+            for part in ("chunks", "terms", "df", "entities", "facets"):
                 conn.execute(f"ANALYZE {getattr(self._t, part)}")
 
 

@@ -60,6 +60,11 @@ def test_counts_follow_every_write_and_a_delete_leaves_no_posting_or_edge(
         f" LEFT JOIN {pg._t.chunks} c ON c.id = e.chunk_id WHERE c.id IS NULL"
     )
     assert [r[0] for r in orphans] == [0, 0]
+    drift = pg._db.rows(
+        f"SELECT count(*) FROM {pg._t.df} d"
+        f" WHERE d.df <> (SELECT count(*) FROM {pg._t.terms} t WHERE t.term = d.term)"
+    )
+    assert drift[0][0] == 0  # every term's document frequency is its postings' count
     assert pg.ingest([str(SAMPLE)], progress=False).unchanged  # unchanged: no revision moved
     assert pg.revision() == revision + 1
 
