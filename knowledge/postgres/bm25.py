@@ -79,11 +79,13 @@ def _scored(
 ) -> list[tuple[str, float]]:
     """Score the postings (of the chunks holding a `rare` term, if given); return the best n."""
     among = ""
-    if "rare" in params:
-        among = (
-            f" AND p.chunk_id IN (SELECT chunk_id FROM {t.terms}"
-            " WHERE term = ANY(%(rare)s::text[]))"
+    if "rare" in params:  # read first, so the plan never walks a common term's postings
+        held = db.rows(
+            f"SELECT DISTINCT chunk_id FROM {t.terms} WHERE term = ANY(%s::text[])",
+            (params["rare"],),
         )
+        params = {**params, "among": [str(r[0]) for r in held]}
+        among = " AND p.chunk_id = ANY(%(among)s::text[])"
     rows = db.rows(
         f"""WITH q(term, weight) AS (SELECT * FROM unnest(%(terms)s::text[], %(weights)s)),
         s AS (SELECT p.chunk_id,
