@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -19,19 +19,33 @@ bench = typer.Typer(
 )
 
 
+Sets = Annotated[str, typer.Option(help="Comma-separated shared sets ('' for none).")]
+Questions = Annotated[
+    list[Path] | None,
+    typer.Option(help="A questions JSONL of your own (repeatable; each with a --corpus)."),
+]
+Corpus = Annotated[
+    list[Path] | None, typer.Option(help="The corpus JSONL of each --questions, in order.")
+]
+
+
+def _chosen(sets: str, questions: list[Path] | None, corpus: list[Path] | None) -> list[Any]:
+    """Return the shared sets named and the sets of our own given (questions with a corpus)."""
+    from adaptive_rag.evaluation.sets import load_eval_set, retrieval_sets
+
+    if len(questions or []) != len(corpus or []):
+        raise typer.BadParameter("give one --corpus per --questions, in the same order")
+    chosen = retrieval_sets([s.strip() for s in sets.split(",") if s.strip()]) if sets else []
+    chosen += [load_eval_set(str(q), c) for q, c in zip(questions or [], corpus or [], strict=True)]
+    return chosen
+
+
 @bench.command("retrieval")
 def bench_retrieval(
     limit: Annotated[int, typer.Option(help="Questions per data set (0: all).")] = 200,
-    sets: Annotated[
-        str, typer.Option(help="Comma-separated shared sets ('' for none).")
-    ] = "multihop_rag,squad2,cmrc2018",
-    questions: Annotated[
-        list[Path] | None,
-        typer.Option(help="A questions JSONL of your own (repeatable; each with a --corpus)."),
-    ] = None,
-    corpus: Annotated[
-        list[Path] | None, typer.Option(help="The corpus JSONL of each --questions, in order.")
-    ] = None,
+    sets: Sets = "multihop_rag,squad2,cmrc2018",
+    questions: Questions = None,
+    corpus: Corpus = None,
     sizes: Annotated[
         str, typer.Option(help="Synthetic collection sizes for latency.")
     ] = "1000,10000,100000",
@@ -47,13 +61,9 @@ def bench_retrieval(
     """Recall of BM25, vector, hybrid, + graph and + facets; ingestion speed; latency at scale."""
     import retrieval_bench as rb
     import scale_bench as sb
-    from adaptive_rag.evaluation.sets import load_eval_set, retrieval_sets
     from adaptive_rag.evaluation.tables import table
 
-    if len(questions or []) != len(corpus or []):
-        raise typer.BadParameter("give one --corpus per --questions, in the same order")
-    chosen = retrieval_sets([s.strip() for s in sets.split(",") if s.strip()]) if sets else []
-    chosen += [load_eval_set(str(q), c) for q, c in zip(questions or [], corpus or [], strict=True)]
+    chosen = _chosen(sets, questions, corpus)
     recall, fused = (
         ([], []) if not recall_table else rb.recall_table(chosen, limit, embedding_model, fusions)
     )
@@ -69,16 +79,9 @@ def bench_retrieval(
 @bench.command("stores")
 def bench_stores(
     limit: Annotated[int, typer.Option(help="Questions per data set (0: all).")] = 150,
-    sets: Annotated[
-        str, typer.Option(help="Comma-separated shared sets ('' for none).")
-    ] = "multihop_rag,squad2,cmrc2018",
-    questions: Annotated[
-        list[Path] | None,
-        typer.Option(help="A questions JSONL of your own (repeatable; each with a --corpus)."),
-    ] = None,
-    corpus: Annotated[
-        list[Path] | None, typer.Option(help="The corpus JSONL of each --questions, in order.")
-    ] = None,
+    sets: Sets = "multihop_rag,squad2,cmrc2018",
+    questions: Questions = None,
+    corpus: Corpus = None,
     embedding_model: Annotated[str, typer.Option(help="Embedding model.")] = "auto",
     writes: Annotated[int, typer.Option(help="Writes timed for visibility (0: none).")] = 20,
     sizes: Annotated[
@@ -90,7 +93,6 @@ def bench_stores(
     import os
 
     import store_bench as stb
-    from adaptive_rag.evaluation.sets import load_eval_set, retrieval_sets
     from adaptive_rag.evaluation.tables import table
 
     uri = os.environ.get("KNOWLEDGE_URI", "")
@@ -98,10 +100,7 @@ def bench_stores(
         raise typer.BadParameter(
             "set KNOWLEDGE_URI to a PostgreSQL with pgvector (scripts/test-env starts one)"
         )
-    if len(questions or []) != len(corpus or []):
-        raise typer.BadParameter("give one --corpus per --questions, in the same order")
-    chosen = retrieval_sets([s.strip() for s in sets.split(",") if s.strip()]) if sets else []
-    chosen += [load_eval_set(str(q), c) for q, c in zip(questions or [], corpus or [], strict=True)]
+    chosen = _chosen(sets, questions, corpus)
     text = ""
     if chosen:
         rows = stb.parity_table(chosen, limit, embedding_model, uri)
