@@ -46,6 +46,13 @@ def open_store(
     """
     uri = knowledge_uri()
     if uri:
+        try:
+            import psycopg  # noqa: F401
+            import psycopg_pool  # noqa: F401
+        except ImportError as exc:
+            raise KnowledgeBaseError(
+                'KNOWLEDGE_URI needs the PostgreSQL client: pip install "adaptive-rag[postgres]"'
+            ) from exc
         from adaptive_rag.knowledge.postgres.store import PostgresStore
 
         return PostgresStore.open(uri, collection, embedding_model, create, embeddings)

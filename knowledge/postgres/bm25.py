@@ -14,6 +14,7 @@ those are the exact top n (MaxScore's bound). Otherwise every posting is scored.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import Counter
 from typing import Any
@@ -29,14 +30,24 @@ B = 0.75
 """BM25's term-frequency saturation and length normalisation (bm25s's defaults)."""
 COMMON_SHARE = 0.05
 """A term held by more than this share of the chunks is scored only where a rarer one is."""
+LONGEST_TERM = 200
+"""Bytes of a term kept as written; a longer one (a run of a script without spaces) is keyed
+by its hash, at ingest and at query alike, so it still matches itself (btree keys are bounded)."""
+
+
+def term_key(term: str) -> str:
+    """Return how a term is stored: as written, or by its hash when longer than LONGEST_TERM."""
+    if len(term.encode()) <= LONGEST_TERM:
+        return term
+    return "#" + hashlib.sha256(term.encode()).hexdigest()
 
 
 def bm25(
     db: Database, t: Tables, name: str, query: str, n: int, reader: Reader, value: Named | None
 ) -> list[tuple[str, float]]:
     """Return the reader's best n chunks for the query by BM25 (within a named value if given)."""
-    counts = Counter(tokenize(query))  # a word written twice counts twice, as in bm25s
-    if not counts:
+    counts = Counter(term_key(w) for w in tokenize(query))  # twice written, twice counted
+    if not counts or n <= 0:
         return []
     rows = db.rows(
         f"SELECT r.chunks, r.tokens, d.term, d.df FROM {REGISTRY} r"

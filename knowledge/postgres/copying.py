@@ -1,19 +1,22 @@
 """Copy a collection from another store into PostgreSQL, vectors and all: nothing is embedded again.
 
-Chunks are read in pages (KnowledgeStore.stored) and each document (a source under its owner) is
-written in one transaction as soon as all its chunks have been read, with its sections. A document
-already in the target with the same chunks is left as it is, so a copy that stopped can run again.
+Chunks are read in pages (KnowledgeStore.stored): once to count each document's chunks (a source
+under its owner), then with their vectors, each document written in one transaction with its
+sections as soon as all its chunks have been read. A document already in the target with the same
+chunks and metadata (readers included) is left as it is, so a copy that stopped can run again.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from adaptive_rag.core.access import OWNER, PUBLIC
 from adaptive_rag.knowledge.chunking import Section
+from adaptive_rag.knowledge.clients import chroma_metadata
 from adaptive_rag.knowledge.errors import KnowledgeBaseError
 from adaptive_rag.knowledge.interface import KnowledgeStore, StoredChunk
 from adaptive_rag.knowledge.postgres.store import PostgresStore
@@ -74,28 +77,29 @@ def copy_collection(
     for sid, text, meta in source.stored_sections():
         key = (str(meta.get("source", "")), str(meta.get(OWNER, PUBLIC)))
         sections.setdefault(key, []).append(Section(sid, text, key[0]))
+    sizes = Counter(_key(chunk.metadata) for chunk in source.stored())  # chunks per document
     pending: dict[Key, list[StoredChunk]] = {}
     with target._writing():
         for chunk in source.stored(vectors=True):
             if chunk.vector is None:
                 raise KnowledgeBaseError(f"chunk {chunk.id} has no vector to copy")
-            key = (str(chunk.metadata.get("source", "")), _owner(chunk.metadata))
+            key = _key(chunk.metadata)
             held = pending.setdefault(key, [])
             held.append(chunk)
-            if len(held) == chunk.metadata.get("file_chunks"):  # every chunk read: write it
+            if len(held) == sizes[key]:  # every chunk of the document read: write it
                 _write(target, key, pending.pop(key), sections.get(key, []), report)
                 if on_progress is not None:
                     on_progress(report)
-        for key in sorted(pending):  # chunks written before file_chunks was recorded
+        for key in sorted(pending):  # written to the source while it was read
             _write(target, key, pending[key], sections.get(key, []), report)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _owner(meta: dict[str, Any]) -> str:
-    """Return a chunk's owner as stored ('' public)."""
+def _key(meta: dict[str, Any]) -> Key:
+    """Return the document a chunk belongs to: its source under its owner ('' public)."""
     owner = meta.get(OWNER)
-    return PUBLIC if owner is None else str(owner)
+    return str(meta.get("source", "")), PUBLIC if owner is None else str(owner)
 
 
 def _write(
@@ -105,9 +109,9 @@ def _write(
     sections: list[Section],
     report: CopyReport,
 ) -> None:
-    """Write one document unless the target holds exactly these chunks already."""
-    held = {cid for cid, _ in target._lookup().chunks_of(*key)}
-    if held == {c.id for c in chunks}:
+    """Write one document unless the target holds exactly these chunks already, readers too."""
+    held = dict(target._lookup().chunks_of(*key))
+    if held == {c.id: chroma_metadata(c.metadata) for c in chunks}:
         report.unchanged += 1
         return
     documents = [

@@ -76,7 +76,9 @@ class Database:
         from psycopg_pool import ConnectionPool
 
         self.where = where_is(uri)
+        self._uri = uri
         self._down_until = 0.0
+        self.own_connection().close()  # a wrong address or password says so, at once
         self._pool = ConnectionPool(
             uri,
             min_size=1,
@@ -117,8 +119,35 @@ class Database:
         finally:
             self._pool.putconn(conn)
 
+    def own_connection(self) -> Any:
+        """Return a connection of its own, outside the pool (a writer's lock holds one).
+
+        KnowledgeBaseError, with the server's reason and without the URI, when none can be made.
+        """
+        import psycopg
+
+        try:
+            conn = psycopg.connect(
+                self._uri,
+                autocommit=True,
+                connect_timeout=10,
+                application_name=f"{APPLICATION} {os.getpid()}",
+            )
+        except psycopg.Error as exc:
+            reason = str(exc).replace(self._uri, "KNOWLEDGE_URI")
+            raise KnowledgeBaseError(
+                f"cannot connect to {self.where}: {reason}. Check KNOWLEDGE_URI and that the"
+                " server is running"
+            ) from exc
+        _configure(conn)
+        return conn
+
     def rows(self, sql: str, params: Any = None) -> list[Any]:
-        """Run one read and return its rows; once more on a fresh connection if it dropped."""
+        """Run one read and return its rows; once more on a fresh connection if it dropped.
+
+        After a drop the pool's idle connections are checked first (a restarted server has
+        dropped them all), so the retry gets a live one.
+        """
         import psycopg
 
         for attempt in (1, 2):
@@ -130,6 +159,7 @@ class Database:
             except psycopg.OperationalError:
                 if attempt == 2 or not used or not _dropped(used[0]):
                     raise
+                self._pool.check()
         raise AssertionError("a read is tried twice at most")
 
     def close(self) -> None:

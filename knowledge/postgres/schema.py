@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from adaptive_rag.knowledge.errors import KnowledgeBaseError
+
 REGISTRY = "adaptive_rag_collections"
 LOCK_SPACE = 0x41524147
 """The first key of this store's advisory locks (the second: the collection's number)."""
@@ -38,11 +40,36 @@ class Tables:
         return f"kb{self.number}_{part}"
 
 
+PGVECTOR = (0, 8)
+"""The oldest pgvector whose filtered HNSW scans return as many results as asked."""
+MAX_DIMS = 2000
+"""The most dimensions pgvector's HNSW index takes for a `vector` column."""
+
+
 def ensure_registry(conn: Any) -> None:
-    """Create pgvector and the registry if missing (one process at a time)."""
+    """Create pgvector and the registry if missing (one process at a time).
+
+    KnowledgeBaseError when pgvector is missing, cannot be created, or is older than PGVECTOR.
+    """
+    import psycopg
+
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_SPACE,))
-        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        try:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except psycopg.Error as exc:
+            raise KnowledgeBaseError(
+                f"the database has no pgvector, or this user may not create it ({exc}):"
+                " install pgvector 0.8 or later on the server and run `CREATE EXTENSION vector`"
+                " once as its owner"
+            ) from exc
+        found = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        version = str(found.fetchone()[0])
+        if tuple(int(p) for p in version.split(".")[:2]) < PGVECTOR:
+            raise KnowledgeBaseError(
+                f"pgvector {version} is too old: filtered searches need 0.8 or later"
+                " (`ALTER EXTENSION vector UPDATE` after installing it)"
+            )
         conn.execute(
             f"""CREATE TABLE IF NOT EXISTS {REGISTRY} (
                 name text PRIMARY KEY,
@@ -58,6 +85,11 @@ def ensure_registry(conn: Any) -> None:
 
 def create_collection(conn: Any, name: str, spec: str, dims: int) -> None:
     """Register a collection and create its tables; one another process just made is kept."""
+    if dims > MAX_DIMS:
+        raise KnowledgeBaseError(
+            f"{spec} makes vectors of {dims} dimensions; pgvector indexes at most {MAX_DIMS}:"
+            " use an embedding model with fewer (or one that can shorten its vectors)"
+        )
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_SPACE,))
         row = conn.execute(

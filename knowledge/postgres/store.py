@@ -224,14 +224,14 @@ class PostgresStore(PostgresWrites, PostgresSearching):
                 self._held.depth -= 1
             return
         wait = env_seconds("ADAPTIVE_RAG_WRITE_WAIT", WRITE_WAIT)
-        with self._db.connection() as conn:
+        conn = self._db.own_connection()  # not the pool's: a waiting writer holds it long
+        try:
             self._lock(conn, wait)
             self._held.depth = 1
-            try:
-                yield
-            finally:
-                self._held.depth = 0
-                conn.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_SPACE, self._number))
+            yield
+        finally:
+            self._held.depth = 0
+            conn.close()  # which releases the lock
 
     def _lock(self, conn: Any, wait: float) -> None:
         """Take the collection's advisory lock on this connection, waiting up to `wait` s."""

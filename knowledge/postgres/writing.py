@@ -20,6 +20,7 @@ from adaptive_rag.knowledge.clients import chroma_metadata
 from adaptive_rag.knowledge.facets import descriptive, start_key
 from adaptive_rag.knowledge.ingest import Ingestion
 from adaptive_rag.knowledge.keyword import tokenize
+from adaptive_rag.knowledge.postgres.bm25 import term_key
 from adaptive_rag.knowledge.postgres.database import Database
 from adaptive_rag.knowledge.postgres.schema import REGISTRY, Tables, vector_literal
 from adaptive_rag.knowledge.preparing import IngestReport, Lookup, Prepared, Stored
@@ -180,7 +181,8 @@ class PostgresWrites(Ingestion):
         lengths: list[int] = []
         for chunk, vector in chunks:
             cid, meta = str(chunk.id), chroma_metadata(chunk.metadata)
-            counts = Counter(tokenize(index_text(Document(chunk.page_content, metadata=meta))))
+            text = index_text(Document(chunk.page_content, metadata=meta))
+            counts = Counter(term_key(word) for word in tokenize(text))
             length = sum(counts.values())
             names = list(dict.fromkeys(chunk.metadata.get("entities") or []))
             groups = meta.get(GROUPS) or []

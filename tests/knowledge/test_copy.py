@@ -62,6 +62,11 @@ def test_a_copy_moves_every_chunk_vector_section_and_reader_and_searches_the_sam
             assert [d.id for d in asked[0]] == [d.id for d in asked[1]], (reader, question)
     again = CliRunner().invoke(cli.app, [*args, "--embedding-model", "test:hash"])
     assert again.exit_code == 0 and "copied 0 documents" in again.output
+    # readers changed in the source (same chunk ids): the copy follows, and grows with it
+    chroma.ingest([str(SAMPLE / "company.md")], progress=False, owner="alice", groups=("fin",))
+    regrouped = CliRunner().invoke(cli.app, [*args, "--embedding-model", "test:hash"])
+    assert regrouped.exit_code == 0 and "copied 1 document (" in regrouped.output
+    assert copy.sources() == chroma.sources() and copy.count() == chroma.count()
 
 
 def test_a_copy_needs_a_postgresql_database(

@@ -107,3 +107,22 @@ def _by_score(found: list[tuple[str, float]]) -> dict[float, set[str]]:
     for cid, score in found[:-1]:  # the last place may hold one of several tied chunks
         grouped.setdefault(round(score, 4), set()).add(cid)
     return grouped
+
+
+def test_a_very_long_word_is_stored_and_found(pg_schemas: Any) -> None:
+    from adaptive_rag.knowledge.loading import TextDocument
+
+    pg = PostgresStore.open(pg_schemas.fresh(), "long", "test:hash", True, HashEmbeddings())
+    word = "ก" * 300  # a script without spaces: one token of 900 bytes
+    report = pg.ingest_documents([TextDocument("thai.txt", f"{word} and the kettle manual")])
+    assert report.added == ["thai.txt"] and not report.failed
+    assert pg.keyword_search(word, 3, Reader())  # keyed by its hash, at ingest and at query
+
+
+def test_a_database_that_cannot_be_reached_says_so_without_the_password() -> None:
+    from adaptive_rag.knowledge.errors import KnowledgeBaseError
+
+    uri = "postgresql://someone:s3cret-pass@127.0.0.1:1/nowhere"
+    with pytest.raises(KnowledgeBaseError, match="cannot connect to PostgreSQL 127.0.0.1:1") as err:
+        PostgresStore.open(uri, "x", "test:hash", True, HashEmbeddings())
+    assert "s3cret-pass" not in str(err.value)
