@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 COMMANDS = (
     "retrieval",
+    "stores",
     "access",
     "models",
     "concurrency",
@@ -44,7 +45,7 @@ def test_the_script_lists_every_benchmark(tmp_path: Path) -> None:
 
 def test_every_benchmark_module_imports(bench_path: Path) -> None:
     names = sorted(p.stem for p in bench_path.glob("*_bench.py"))
-    assert len(names) == 10
+    assert len(names) == 11
     for name in names:
         module = importlib.import_module(name)
         assert module.__doc__, name
