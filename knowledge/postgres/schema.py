@@ -184,6 +184,13 @@ def readable(reader: Any, alias: str = "c") -> tuple[str, dict[str, Any]]:
     return "(" + " OR ".join(clauses) + ")", params
 
 
+def to_json(value: dict[str, Any]) -> str:
+    """Return metadata or a filter as JSON text, for a jsonb parameter or column."""
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
 def vector_literal(vector: list[float]) -> str:
     """Return a vector as pgvector's text form."""
     return "[" + ",".join(repr(float(x)) for x in vector) + "]"

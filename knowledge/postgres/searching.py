@@ -15,7 +15,13 @@ from adaptive_rag.knowledge.facets import Named, choose, lookup_keys, nameable
 from adaptive_rag.knowledge.graph import WIDE, Reached, rank
 from adaptive_rag.knowledge.postgres.bm25 import bm25
 from adaptive_rag.knowledge.postgres.database import Database
-from adaptive_rag.knowledge.postgres.schema import REGISTRY, Tables, readable, vector_literal
+from adaptive_rag.knowledge.postgres.schema import (
+    REGISTRY,
+    Tables,
+    readable,
+    to_json,
+    vector_literal,
+)
 from langchain_core.embeddings import Embeddings
 
 
@@ -61,7 +67,7 @@ class PostgresSearching:
         access, params = readable(reader or Reader())
         matching = containment(where)
         vector = vector or self.embed_query(query)
-        params.update(q=vector_literal(vector), n=n, where=_json(matching))
+        params.update(q=vector_literal(vector), n=n, where=to_json(matching))
         filtered = " AND c.metadata @> %(where)s::jsonb" if matching else ""
         rows = self._rows(
             f"SELECT c.id, 1 - (c.embedding <=> %(q)s::vector) FROM {self._t.chunks} c"
@@ -132,7 +138,7 @@ class PostgresSearching:
             field=value.field,
             value=value.value,
             n=n,
-            where=_json(matching),
+            where=to_json(matching),
         )
         filtered = " AND c.metadata @> %(where)s::jsonb" if matching else ""
         rows = self._rows(
@@ -210,10 +216,3 @@ class PostgresSearching:
             n,
         )
         return [(ids[r.position], r) for r in reached]
-
-
-def _json(value: dict[str, Any]) -> str:
-    """Return a filter as JSON text for a jsonb parameter."""
-    import json
-
-    return json.dumps(value, ensure_ascii=False)

@@ -20,7 +20,7 @@ from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embedding
 from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError, KnowledgeBaseError
 from adaptive_rag.knowledge.interface import StoredChunk
 from adaptive_rag.knowledge.postgres.answers import PostgresAnswers
-from adaptive_rag.knowledge.postgres.database import Database, database, where_is
+from adaptive_rag.knowledge.postgres.database import Database, database
 from adaptive_rag.knowledge.postgres.schema import (
     LOCK_SPACE,
     REGISTRY,
@@ -58,7 +58,6 @@ class PostgresStore(PostgresWrites, PostgresSearching):
         self.embedding_model = spec
         self._embeddings = embeddings
         self._t = Tables(number)
-        self._number = number
         self.location = db.where
         self._machine = machine  # this machine (clients.machine_id): the database is shared
         self._held = threading.local()
@@ -83,8 +82,8 @@ class PostgresStore(PostgresWrites, PostgresSearching):
         """
         collection = collection or default_collection()
         spec = resolve_embeddings_spec(embedding_model)
-        where = where_is(uri)
         db = database(uri)
+        where = db.where
         try:
             with db.connection() as conn:
                 ensure_registry(conn)
@@ -238,7 +237,7 @@ class PostgresStore(PostgresWrites, PostgresSearching):
         import psycopg
 
         got = conn.execute(
-            "SELECT pg_try_advisory_lock(%s, %s)", (LOCK_SPACE, self._number)
+            "SELECT pg_try_advisory_lock(%s, %s)", (LOCK_SPACE, self._t.number)
         ).fetchone()
         if got and got[0]:
             return
@@ -248,7 +247,7 @@ class PostgresStore(PostgresWrites, PostgresSearching):
         )
         try:
             conn.execute(f"SET lock_timeout = {max(1, int(wait * 1000))}")
-            conn.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_SPACE, self._number))
+            conn.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_SPACE, self._t.number))
         except psycopg.errors.LockNotAvailable as exc:
             raise KnowledgeBaseBusyError(
                 f"another writer kept writing to {self.name!r} at {self.location} for"

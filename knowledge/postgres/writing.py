@@ -22,7 +22,7 @@ from adaptive_rag.knowledge.ingest import Ingestion
 from adaptive_rag.knowledge.keyword import tokenize
 from adaptive_rag.knowledge.postgres.bm25 import term_key
 from adaptive_rag.knowledge.postgres.database import Database
-from adaptive_rag.knowledge.postgres.schema import REGISTRY, Tables, vector_literal
+from adaptive_rag.knowledge.postgres.schema import REGISTRY, Tables, to_json, vector_literal
 from adaptive_rag.knowledge.preparing import IngestReport, Lookup, Prepared, Stored
 from langchain_core.documents import Document
 
@@ -101,19 +101,11 @@ class PostgresWrites(Ingestion):
     def delete(self, source: str, owner: str = PUBLIC) -> int:
         """Remove one owner's source and its sections, in one transaction; return its chunks."""
         with self._writing(), self._transaction() as conn:
-            ids = [
-                str(r[0])
-                for r in conn.execute(
-                    f"SELECT id FROM {self._t.chunks} WHERE source = %s AND owner = %s",
-                    (source, owner),
-                )
-            ]
+            ids = self._ids_of(conn, source, owner)
             if not ids:
                 return 0
             removed = self._remove(conn, ids)
-            conn.execute(
-                f"DELETE FROM {self._t.parents} WHERE source = %s AND owner = %s", (source, owner)
-            )
+            self._drop_sections(conn, source, owner)
             self._count(conn, [], removed)
         return len(ids)
 
@@ -126,17 +118,9 @@ class PostgresWrites(Ingestion):
     ) -> None:
         """Write a document as given, vectors and all (a copy), replacing it in one transaction."""
         with self._transaction() as conn:
-            ids = [
-                str(r[0])
-                for r in conn.execute(
-                    f"SELECT id FROM {self._t.chunks} WHERE source = %s AND owner = %s",
-                    (source, owner),
-                )
-            ]
+            ids = self._ids_of(conn, source, owner)
             removed = self._remove(conn, sorted(set(ids) | {str(c.id) for c, _ in chunks}))
-            conn.execute(
-                f"DELETE FROM {self._t.parents} WHERE source = %s AND owner = %s", (source, owner)
-            )
+            self._drop_sections(conn, source, owner)
             added = self.load(conn, chunks)
             self._put_sections(conn, sections, {OWNER: owner})
             self._count(conn, added, removed)
@@ -189,7 +173,7 @@ class PostgresWrites(Ingestion):
             owner = meta.get(OWNER)
             rows.append(
                 (cid, str(meta.get("source", "")), owner, groups, meta.get("file_hash"))
-                + (chunk.page_content, _json(meta), vector_literal(vector), length, len(names))
+                + (chunk.page_content, to_json(meta), vector_literal(vector), length, len(names))
             )
             terms.extend((term, cid, tf, length) for term, tf in counts.items())
             entities.extend((name, cid) for name in names)
@@ -222,6 +206,19 @@ class PostgresWrites(Ingestion):
                 " owner = excluded.owner, text = excluded.text",
                 [(s.id, s.source, access[OWNER], s.text) for s in unique.values()],
             )
+
+    def _ids_of(self, conn: Any, source: str, owner: str) -> list[str]:
+        """Return the ids of one owner's source's chunks."""
+        rows = conn.execute(
+            f"SELECT id FROM {self._t.chunks} WHERE source = %s AND owner = %s", (source, owner)
+        )
+        return [str(r[0]) for r in rows]
+
+    def _drop_sections(self, conn: Any, source: str, owner: str) -> None:
+        """Remove one owner's source's sections."""
+        conn.execute(
+            f"DELETE FROM {self._t.parents} WHERE source = %s AND owner = %s", (source, owner)
+        )
 
     def _drop_sections_if_empty(self, conn: Any, source: str, owner: str) -> None:
         """Remove a source's sections once none of its chunks is left."""
@@ -257,10 +254,3 @@ def _copy(conn: Any, target: str, rows: list[tuple[Any, ...]]) -> None:
     with conn.cursor() as cur, cur.copy(f"COPY {target} FROM STDIN") as copy:
         for row in rows:
             copy.write_row(row)
-
-
-def _json(value: dict[str, Any]) -> str:
-    """Return metadata as JSON text."""
-    import json
-
-    return json.dumps(value, ensure_ascii=False)

@@ -75,7 +75,7 @@ def test_a_writer_waits_for_another_and_says_so(
     from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError
 
     _, pg = both
-    other = PostgresStore(pg._db, pg.name, pg.embedding_model, HashEmbeddings(), pg._number)
+    other = PostgresStore(pg._db, pg.name, pg.embedding_model, HashEmbeddings(), pg._t.number)
     said: list[str] = []
     other.on_wait = said.append
     monkeypatch.setenv("ADAPTIVE_RAG_WRITE_WAIT", "1")
