@@ -2,7 +2,8 @@
 
 Chunks are read in pages (KnowledgeStore.stored): once to count each document's chunks (a source
 under its owner), then with their vectors, each document written in one transaction with its
-sections as soon as all its chunks have been read. A document already in the target with the same
+sections as soon as all its chunks have been read (into an empty collection, the vectors are
+indexed once at the end: PostgresStore.loading). A document already in the target with the same
 chunks and metadata (readers included) is left as it is, so a copy that stopped can run again.
 """
 
@@ -79,7 +80,7 @@ def copy_collection(
         sections.setdefault(key, []).append(Section(sid, text, key[0]))
     sizes = Counter(_key(chunk.metadata) for chunk in source.stored())  # chunks per document
     pending: dict[Key, list[StoredChunk]] = {}
-    with target._writing():
+    with target.loading():
         for chunk in source.stored(vectors=True):
             if chunk.vector is None:
                 raise KnowledgeBaseError(f"chunk {chunk.id} has no vector to copy")

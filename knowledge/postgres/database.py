@@ -29,8 +29,9 @@ APPLICATION = "adaptive-rag"
 """How the store's connections name themselves to the database (pg_stat_activity), followed by
 the process id: which worker holds which connection."""
 EF_SEARCH = 100
-"""HNSW candidates a vector search starts from (Chroma's default); with iterative scans a search
-that needs more, or whose filter drops many, reads on until it has as many as it asked for."""
+"""HNSW candidates a vector search starts from; a search for more starts from as many as it asks
+for (`deeper`), and with iterative scans one whose filter drops many reads on until it has as many
+as it asked for."""
 SESSION = (
     f"SET hnsw.ef_search = {EF_SEARCH}",
     "SET hnsw.iterative_scan = strict_order",
@@ -38,6 +39,11 @@ SESSION = (
 """Settings every connection gets once, so a search is one round trip."""
 _POOLS: dict[tuple[str, int], Database] = {}
 _POOLS_LOCK = threading.Lock()
+
+
+def deeper(n: int) -> dict[str, str] | None:
+    """Return the settings a vector search for n results runs with (None: the session's)."""
+    return {"hnsw.ef_search": str(n)} if n > EF_SEARCH else None
 
 
 def where_is(uri: str) -> str:
@@ -142,11 +148,14 @@ class Database:
         _configure(conn)
         return conn
 
-    def rows(self, sql: str, params: Any = None) -> list[Any]:
+    def rows(
+        self, sql: str, params: Any = None, settings: dict[str, str] | None = None
+    ) -> list[Any]:
         """Run one read and return its rows; once more on a fresh connection if it dropped.
 
-        After a drop the pool's idle connections are checked first (a restarted server has
-        dropped them all), so the retry gets a live one.
+        `settings`: values for this read alone (set in its own transaction), e.g. a deeper
+        hnsw.ef_search. After a drop the pool's idle connections are checked first (a restarted
+        server has dropped them all), so the retry gets a live one.
         """
         import psycopg
 
@@ -155,7 +164,12 @@ class Database:
             try:
                 with self.connection() as conn:
                     used.append(conn)
-                    return list(conn.execute(sql, params).fetchall())
+                    if not settings:
+                        return list(conn.execute(sql, params).fetchall())
+                    with conn.transaction():
+                        for name, value in settings.items():
+                            conn.execute("SELECT set_config(%s, %s, true)", (name, value))
+                        return list(conn.execute(sql, params).fetchall())
             except psycopg.OperationalError:
                 if attempt == 2 or not used or not _dropped(used[0]):
                     raise

@@ -6,11 +6,12 @@ Everything a search needs lives in the database, so a worker derives and keeps n
   revision (moved in the transaction of every write), and the chunk and token counts BM25 reads;
 - per collection (numbered, so any collection name is safe): its chunks with their metadata,
   readers, vectors (HNSW on cosine) and the order they were written in, which ties rank in as in
-  the Chroma store (`kbN_chunks`); their BM25 postings (`kbN_terms`: term, chunk, term
-  frequency, chunk length) and each term's document frequency (`kbN_df`); their entities
-  (`kbN_entities`, the graph); the values of the documents' own fields (`kbN_facets`); the
-  whole sections (`kbN_parents`) and the answer cache (`kbN_answers`). Postings, entities and
-  facets go with their chunk (ON DELETE CASCADE).
+  the Chroma store (`kbN_chunks`); their BM25 postings (`kbN_terms`: term, chunk, term frequency,
+  chunk length, all in the index) and each term's document frequency (`kbN_df`); their entities
+  (`kbN_entities`, the graph) and how many chunks hold each (`kbN_entity_df`); the values of the
+  documents' own fields (`kbN_facets`) and how many chunks hold each (`kbN_value_df`, looked up
+  by a question's words); the whole sections (`kbN_parents`) and the answer cache
+  (`kbN_answers`). Postings, entities and facets go with their chunk (ON DELETE CASCADE).
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class Tables:
         return f"kb{self.number}_{part}"
 
 
+SEARCHED = ("chunks", "terms", "df", "entities", "entity_df", "facets", "value_df")
+"""A collection's tables that searches read (and whose planner statistics matter)."""
 PGVECTOR = (0, 8)
 """The oldest pgvector whose filtered HNSW scans return as many results as asked."""
 MAX_DIMS = 2000
@@ -120,17 +123,17 @@ def _tables(t: Tables, dims: int) -> list[str]:
             length integer NOT NULL,
             entity_count integer NOT NULL
         )""",
+        f"ALTER TABLE {t.chunks} ALTER COLUMN embedding SET STORAGE MAIN",  # in the row
         f"CREATE INDEX ON {t.chunks} (owner, source)",
         f"CREATE INDEX ON {t.chunks} (owner, file_hash)",
         f"CREATE INDEX ON {t.chunks} USING gin (groups)",
-        f"CREATE INDEX ON {t.chunks} USING hnsw (embedding vector_cosine_ops)"
-        f" WITH (m = {HNSW_M}, ef_construction = {HNSW_EF_CONSTRUCTION})",
+        vector_index(t),
         f"""CREATE TABLE {t.terms} (
             term text NOT NULL,
             chunk_id text NOT NULL REFERENCES {t.chunks} (id) ON DELETE CASCADE,
             tf integer NOT NULL,
             length integer NOT NULL,
-            PRIMARY KEY (term, chunk_id)
+            PRIMARY KEY (term, chunk_id) INCLUDE (tf, length)
         )""",
         f"CREATE INDEX ON {t.terms} (chunk_id)",
         f"CREATE TABLE {t.df} (term text PRIMARY KEY, df integer NOT NULL)",
@@ -140,14 +143,21 @@ def _tables(t: Tables, dims: int) -> list[str]:
             PRIMARY KEY (entity, chunk_id)
         )""",
         f"CREATE INDEX ON {t.entities} (chunk_id)",
+        f"CREATE TABLE {t.entity_df} (entity text PRIMARY KEY, df integer NOT NULL)",
         f"""CREATE TABLE {t.facets} (
             field text NOT NULL,
             value text NOT NULL,
-            lookup text NOT NULL,
             chunk_id text NOT NULL REFERENCES {t.chunks} (id) ON DELETE CASCADE,
             PRIMARY KEY (field, value, chunk_id)
         )""",
-        f"CREATE INDEX ON {t.facets} (lookup)",
+        f"""CREATE TABLE {t.value_df} (
+            field text NOT NULL,
+            value text NOT NULL,
+            lookup text NOT NULL,
+            df integer NOT NULL,
+            PRIMARY KEY (field, value)
+        )""",
+        f"CREATE INDEX ON {t.value_df} (lookup)",
         f"CREATE INDEX ON {t.facets} (chunk_id)",
         f"""CREATE TABLE {t.parents} (
             id text PRIMARY KEY,
@@ -164,6 +174,15 @@ def _tables(t: Tables, dims: int) -> list[str]:
             output jsonb NOT NULL
         )""",
     ]
+
+
+def vector_index(t: Tables) -> str:
+    """Return the statement that builds a collection's HNSW index if it is missing."""
+    return (
+        f"CREATE INDEX IF NOT EXISTS {t.chunks}_embedding_idx ON {t.chunks}"
+        f" USING hnsw (embedding vector_cosine_ops)"
+        f" WITH (m = {HNSW_M}, ef_construction = {HNSW_EF_CONSTRUCTION})"
+    )
 
 
 def readable(reader: Any, alias: str = "c") -> tuple[str, dict[str, Any]]:

@@ -14,7 +14,7 @@ from adaptive_rag.knowledge import search
 from adaptive_rag.knowledge.facets import Named, choose, lookup_keys, nameable
 from adaptive_rag.knowledge.graph import WIDE, Reached, rank
 from adaptive_rag.knowledge.postgres.bm25 import bm25
-from adaptive_rag.knowledge.postgres.database import Database
+from adaptive_rag.knowledge.postgres.database import Database, deeper
 from adaptive_rag.knowledge.postgres.schema import (
     REGISTRY,
     Tables,
@@ -51,9 +51,11 @@ class PostgresSearching:
         """Return the query's embedding, as vector search makes it."""
         return self._embeddings.embed_query(query)
 
-    def _rows(self, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-        """Run one read and return its rows."""
-        return self._db.rows(sql, params)
+    def _rows(
+        self, sql: str, params: dict[str, Any], settings: dict[str, str] | None = None
+    ) -> list[tuple[Any, ...]]:
+        """Run one read (with settings of its own, if given) and return its rows."""
+        return self._db.rows(sql, params, settings)
 
     def vector_search(
         self,
@@ -73,6 +75,7 @@ class PostgresSearching:
             f"SELECT c.id, 1 - (c.embedding <=> %(q)s::vector) FROM {self._t.chunks} c"
             f" WHERE {access}{filtered} ORDER BY c.embedding <=> %(q)s::vector LIMIT %(n)s",
             params,
+            deeper(n),
         )
         return [(str(cid), float(score)) for cid, score in rows]
 
@@ -154,9 +157,9 @@ class PostgresSearching:
         """Return the values of the documents' own fields the question names (knowledge.facets)."""
         starts, days = lookup_keys(question)
         rows = self._rows(
-            f"SELECT f.field, f.value, count(*), r.revision, r.chunks FROM {self._t.facets} f"
-            f" CROSS JOIN {REGISTRY} r WHERE r.name = %(name)s AND f.lookup = ANY(%(keys)s::text[])"
-            " GROUP BY f.field, f.value, r.revision, r.chunks",
+            f"SELECT f.field, f.value, f.df, r.revision, r.chunks FROM {self._t.value_df} f"
+            f" CROSS JOIN {REGISTRY} r WHERE r.name = %(name)s AND f.df > 0"
+            " AND f.lookup = ANY(%(keys)s::text[])",
             {"keys": sorted(starts | days), "name": self.name},
         )
         revision = int(rows[0][3]) if rows else 0
@@ -175,8 +178,8 @@ class PostgresSearching:
         """Return up to n chunks the entity graph ranks from the seeds (chunk id, weight).
 
         The neighbourhood (the entities the readable seeds and the names hold, none held by more
-        than WIDE chunks, with their readable chunks) is read in two queries; the walk is
-        knowledge.graph's.
+        than WIDE chunks, with their readable chunks) is read in two queries, the entities' own
+        counts first, so a topic most chunks hold costs one row; the walk is knowledge.graph's.
         """
         access, params = readable(reader)
         t = self._t
@@ -191,8 +194,8 @@ class PostgresSearching:
         params["wanted"] = sorted({*names, *(e for *_, held in started for e in held)})
         rows = self._rows(
             f"""WITH narrow AS (
-                SELECT entity FROM {t.entities} WHERE entity = ANY(%(wanted)s::text[])
-                GROUP BY entity HAVING count(*) <= %(wide)s)
+                SELECT entity FROM {t.entity_df} WHERE entity = ANY(%(wanted)s::text[])
+                AND df BETWEEN 1 AND %(wide)s)
             SELECT x.entity, c.id, c.seq, c.entity_count FROM narrow
             JOIN {t.entities} x USING (entity) JOIN {t.chunks} c ON c.id = x.chunk_id
             WHERE {access} ORDER BY x.entity, c.seq""",

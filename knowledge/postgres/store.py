@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
-from adaptive_rag.core.environment import default_collection, env_seconds
+from adaptive_rag.core.environment import default_collection
 from adaptive_rag.knowledge.clients import machine_id, user_data_dir
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
-from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError, KnowledgeBaseError
+from adaptive_rag.knowledge.errors import KnowledgeBaseError
 from adaptive_rag.knowledge.interface import StoredChunk
 from adaptive_rag.knowledge.postgres.answers import PostgresAnswers
 from adaptive_rag.knowledge.postgres.database import Database, database
+from adaptive_rag.knowledge.postgres.locking import PostgresLocking
 from adaptive_rag.knowledge.postgres.schema import (
-    LOCK_SPACE,
     REGISTRY,
     Tables,
     create_collection,
@@ -35,13 +34,11 @@ from adaptive_rag.knowledge.postgres.writing import PostgresWrites
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-WRITE_WAIT = 900.0
-"""Seconds a writer waits for another's write to the same collection (ADAPTIVE_RAG_WRITE_WAIT)."""
 PAGE = 500
 """Chunks read at a time by `stored`."""
 
 
-class PostgresStore(PostgresWrites, PostgresSearching):
+class PostgresStore(PostgresLocking, PostgresWrites, PostgresSearching):
     """One collection in a PostgreSQL database."""
 
     def __init__(
@@ -204,58 +201,6 @@ class PostgresStore(PostgresWrites, PostgresSearching):
         rows = self._db.rows(f"SELECT id, text, source, owner FROM {self._t.parents} ORDER BY id")
         for pid, text, source, owner in rows:
             yield str(pid), str(text), {"source": source, OWNER: owner}
-
-    # -- writing --------------------------------------------------------------------------
-
-    @contextmanager
-    def _writing(self) -> Iterator[None]:
-        """Hold the collection's write lock (an advisory lock in the database) for the block.
-
-        Every worker on every machine that shares the database takes turns; the lock dies with
-        the connection of a writer that dies. Re-entrant within a thread.
-        """
-        depth = getattr(self._held, "depth", 0)
-        if depth:
-            self._held.depth = depth + 1
-            try:
-                yield
-            finally:
-                self._held.depth -= 1
-            return
-        wait = env_seconds("ADAPTIVE_RAG_WRITE_WAIT", WRITE_WAIT)
-        conn = self._db.own_connection()  # not the pool's: a waiting writer holds it long
-        try:
-            self._lock(conn, wait)
-            self._held.depth = 1
-            yield
-        finally:
-            self._held.depth = 0
-            conn.close()  # which releases the lock
-
-    def _lock(self, conn: Any, wait: float) -> None:
-        """Take the collection's advisory lock on this connection, waiting up to `wait` s."""
-        import psycopg
-
-        got = conn.execute(
-            "SELECT pg_try_advisory_lock(%s, %s)", (LOCK_SPACE, self._t.number)
-        ).fetchone()
-        if got and got[0]:
-            return
-        self.on_wait(
-            f"waiting for another writer to {self.name!r} at {self.location} (up to {wait:.0f}s;"
-            " ADAPTIVE_RAG_WRITE_WAIT)"
-        )
-        try:
-            conn.execute(f"SET lock_timeout = {max(1, int(wait * 1000))}")
-            conn.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_SPACE, self._t.number))
-        except psycopg.errors.LockNotAvailable as exc:
-            raise KnowledgeBaseBusyError(
-                f"another writer kept writing to {self.name!r} at {self.location} for"
-                f" {wait:.0f}s: try again when it is done, or wait longer with"
-                " ADAPTIVE_RAG_WRITE_WAIT"
-            ) from exc
-        finally:
-            conn.execute("RESET lock_timeout")
 
 
 def _registered(conn: Any, name: str) -> tuple[Any, ...] | None:

@@ -22,10 +22,23 @@ from adaptive_rag.knowledge.ingest import Ingestion
 from adaptive_rag.knowledge.keyword import tokenize
 from adaptive_rag.knowledge.postgres.bm25 import term_key
 from adaptive_rag.knowledge.postgres.database import Database
-from adaptive_rag.knowledge.postgres.schema import REGISTRY, Tables, to_json, vector_literal
+from adaptive_rag.knowledge.postgres.schema import (
+    REGISTRY,
+    SEARCHED,
+    Tables,
+    to_json,
+    vector_literal,
+)
 from adaptive_rag.knowledge.preparing import IngestReport, Lookup, Prepared, Stored
 from langchain_core.documents import Document
 
+COUNTED = (
+    ("terms", ("term",), "df"),
+    ("entities", ("entity",), "entity_df"),
+    ("facets", ("field", "value"), "value_df"),
+)
+"""Each table of (key, chunk) rows, its key, and the table counting the chunks holding each key
+(moved in the same transaction as the rows)."""
 ANALYZE_SHARE = 0.1
 """A write that adds or removes this share of a collection's chunks refreshes its statistics."""
 
@@ -139,17 +152,21 @@ class PostgresWrites(Ingestion):
     def _remove(self, conn: Any, ids: list[str]) -> list[int]:
         """Delete chunks by id (their postings, entities and facets go too); return lengths.
 
-        Each of their terms is held by one chunk fewer.
+        Each of their terms, entities and values is held by one chunk fewer.
         """
         if not ids:
             return []
         t = self._t
-        conn.execute(
-            f"""WITH gone AS (DELETE FROM {t.terms} WHERE chunk_id = ANY(%s::text[]) RETURNING term)
-            UPDATE {t.df} d SET df = d.df - g.n
-            FROM (SELECT term, count(*) AS n FROM gone GROUP BY term) g WHERE d.term = g.term""",
-            (ids,),
-        )
+        for postings, keys, counts in COUNTED:
+            key = ", ".join(keys)
+            match = " AND ".join(f"d.{k} = g.{k}" for k in keys)
+            conn.execute(
+                f"""WITH gone AS (DELETE FROM {getattr(t, postings)}
+                    WHERE chunk_id = ANY(%s::text[]) RETURNING {key})
+                UPDATE {getattr(t, counts)} d SET df = d.df - g.n
+                FROM (SELECT {key}, count(*) AS n FROM gone GROUP BY {key}) g WHERE {match}""",
+                (ids,),
+            )
         rows = conn.execute(
             f"DELETE FROM {self._t.chunks} WHERE id = ANY(%s::text[]) RETURNING length", (ids,)
         ).fetchall()
@@ -183,15 +200,16 @@ class PostgresWrites(Ingestion):
         columns = "id, source, owner, groups, file_hash, text, metadata, embedding, length"
         _copy(conn, f"{t.chunks} ({columns}, entity_count)", rows)
         _copy(conn, f"{t.terms} (term, chunk_id, tf, length)", terms)
-        held = Counter(term for term, *_ in terms)  # chunks holding each term, one row each
-        if held:
-            conn.execute(
-                f"INSERT INTO {t.df} (term, df) SELECT * FROM unnest(%s::text[], %s::int[])"
-                f" ON CONFLICT (term) DO UPDATE SET df = {t.df}.df + excluded.df",
-                (list(held), list(held.values())),
-            )
         _copy(conn, f"{t.entities} (entity, chunk_id)", entities)
-        _copy(conn, f"{t.facets} (field, value, lookup, chunk_id)", facets)
+        _copy(conn, f"{t.facets} (field, value, chunk_id)", [(f, v, c) for f, v, _, c in facets])
+        held: dict[str, Counter[tuple[str, ...]]] = {  # chunks holding each: one row per chunk
+            "df": Counter((term,) for term, *_ in terms),
+            "entity_df": Counter((name,) for name, _ in entities),
+            "value_df": Counter((field, value, lookup) for field, value, lookup, _ in facets),
+        }
+        for _, keys, table in COUNTED:
+            if held[table]:
+                _add_counts(conn, getattr(t, table), keys, held[table])
         return lengths
 
     def _put_sections(self, conn: Any, sections: list[Section], access: dict[str, Any]) -> None:
@@ -243,8 +261,22 @@ class PostgresWrites(Ingestion):
         ).fetchone()
         conn.execute(f"DELETE FROM {self._t.answers} WHERE revision < %s", (int(revision),))
         if len(added) + len(removed) >= ANALYZE_SHARE * max(int(chunks), 1):
-            for part in ("chunks", "terms", "df", "entities", "facets"):
+            for part in SEARCHED:
                 conn.execute(f"ANALYZE {getattr(self._t, part)}")
+
+
+def _add_counts(
+    conn: Any, table: str, keys: tuple[str, ...], held: Counter[tuple[str, ...]]
+) -> None:
+    """Add to the chunks counted per key (a value's counts also keep its lookup key)."""
+    columns = [*keys, "lookup"] if table.endswith("value_df") else list(keys)
+    arrays = [list(column) for column in zip(*held, strict=True)]
+    texts = ", ".join(["%s::text[]"] * len(columns))
+    conn.execute(
+        f"INSERT INTO {table} ({', '.join(columns)}, df) SELECT * FROM unnest({texts}, %s::int[])"
+        f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET df = {table}.df + excluded.df",
+        (*arrays, list(held.values())),
+    )
 
 
 def _copy(conn: Any, target: str, rows: list[tuple[Any, ...]]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +21,24 @@ QUERIES = [
 ]
 
 
+PUBLISHERS = ["Polygon", "Fortune", "The Age", "Polygon", "Fortune", "Polygon"]
+
+
 @pytest.fixture
 def both(tmp_path: Path, pg_schemas: Any) -> tuple[KnowledgeBase, PostgresStore]:
+    news = tmp_path / "news.jsonl"
+    news.write_text(
+        "\n".join(
+            json.dumps(
+                {"text": f"Report {i}: the Kestrel battery lasts {i + 2} years.", "publisher": p}
+            )
+            for i, p in enumerate(PUBLISHERS)
+        )
+    )
     chroma = KnowledgeBase.open(str(tmp_path / "kb"), "twin", "test:hash", True, HashEmbeddings())
     pg = PostgresStore.open(pg_schemas.fresh(), "twin", "test:hash", True, HashEmbeddings())
     for kb in (chroma, pg):
-        kb.ingest([str(SAMPLE)], progress=False)
+        kb.ingest([str(SAMPLE), str(news)], progress=False)
         kb.ingest([str(SAMPLE / "company.md")], progress=False, owner="alice")
     return chroma, pg
 
@@ -40,6 +53,46 @@ def test_bm25_scores_are_bm25s_scores(both: tuple[KnowledgeBase, PostgresStore])
             assert _by_score(got) == _by_score(want), query  # ties may come in either order
 
 
+@pytest.mark.parametrize(
+    "way",
+    [
+        "rare terms first, common ones looked up",
+        "rare terms first, common ones read whole",
+        "every chunk holding a term",
+        "every chunk scored read for access",
+        "common ones looked up for the best n alone",
+    ],
+)
+def test_every_way_bm25_is_computed_gives_bm25s_scores(
+    both: tuple[KnowledgeBase, PostgresStore], monkeypatch: pytest.MonkeyPatch, way: str
+) -> None:
+    from adaptive_rag.knowledge.postgres import bm25
+
+    chroma, pg = both
+    settings = {
+        "rare terms first, common ones looked up": {"SCAN_RATIO": 0},
+        "rare terms first, common ones read whole": {"SCAN_RATIO": 10**9},
+        "every chunk holding a term": {"COMMON_SHARE": 0.0},
+        "every chunk scored read for access": {"DEPTH": 0},
+        "common ones looked up for the best n alone": {"SCAN_RATIO": 0, "DEPTH": 1},
+    }[way]
+    for name, value in settings.items():
+        monkeypatch.setattr(bm25, name, value)
+    question = "What did Polygon report about the Kestrel battery life?"
+    (polygon,) = pg.named_values(question)
+    (twin,) = chroma.named_values(question)
+    for reader in (Reader(), Reader("alice")):
+        for query in [*QUERIES, question]:
+            want = chroma.keyword_search(query, 10, reader)
+            got = pg.keyword_search(query, 10, reader)
+            assert [round(s, 4) for _, s in got] == [round(s, 4) for _, s in want], query
+            assert _by_score(got) == _by_score(want), query
+        (want,) = chroma.keyword_search_within(question, 3, reader, [twin])
+        (got,) = pg.keyword_search_within(question, 3, reader, [polygon])
+        assert len(got) == 3 and [round(s, 4) for _, s in got] == [round(s, 4) for _, s in want]
+        assert _by_score(got) == _by_score(want)
+
+
 def test_counts_follow_every_write_and_a_delete_leaves_no_posting_or_edge(
     both: tuple[KnowledgeBase, PostgresStore],
 ) -> None:
@@ -47,6 +100,8 @@ def test_counts_follow_every_write_and_a_delete_leaves_no_posting_or_edge(
     source = str(SAMPLE / "company.md")
     revision = pg.revision()
     assert pg.delete(source, owner="alice") > 0 and pg.revision() == revision + 1
+    (news,) = [s["source"] for s in pg.sources() if s["source"].endswith("news.jsonl")]
+    assert pg.delete(news) == len(PUBLISHERS)  # values held by its chunks alone are counted 0
     rows = pg._db.rows(
         f"SELECT (SELECT count(*) FROM {pg._t.chunks}), (SELECT coalesce(sum(length), 0)"
         f" FROM {pg._t.chunks}), chunks, tokens FROM adaptive_rag_collections WHERE name = %s",
@@ -60,13 +115,25 @@ def test_counts_follow_every_write_and_a_delete_leaves_no_posting_or_edge(
         f" LEFT JOIN {pg._t.chunks} c ON c.id = e.chunk_id WHERE c.id IS NULL"
     )
     assert [r[0] for r in orphans] == [0, 0]
+    t = pg._t
     drift = pg._db.rows(
-        f"SELECT count(*) FROM {pg._t.df} d"
-        f" WHERE d.df <> (SELECT count(*) FROM {pg._t.terms} t WHERE t.term = d.term)"
+        f"SELECT count(*) FROM {t.df} d"
+        f" WHERE d.df <> (SELECT count(*) FROM {t.terms} x WHERE x.term = d.term)"
+        f" UNION ALL SELECT count(*) FROM {t.entity_df} d"
+        f" WHERE d.df <> (SELECT count(*) FROM {t.entities} x WHERE x.entity = d.entity)"
+        f" UNION ALL SELECT count(*) FROM {t.value_df} d WHERE d.df <> (SELECT count(*)"
+        f" FROM {t.facets} x WHERE x.field = d.field AND x.value = d.value)"
     )
-    assert drift[0][0] == 0  # every term's document frequency is its postings' count
+    assert [r[0] for r in drift] == [0, 0, 0]  # each count is its rows' count, after a delete
+    counted = pg._db.rows(
+        f"SELECT (SELECT count(*) FROM {t.df} WHERE df > 0),"
+        f" (SELECT count(DISTINCT term) FROM {t.terms}),"
+        f" (SELECT count(*) FROM {t.value_df} WHERE df > 0),"
+        f" (SELECT count(*) FROM (SELECT DISTINCT field, value FROM {t.facets}) v)"
+    )
+    assert counted[0][0] == counted[0][1] > 0 and counted[0][2] == counted[0][3] == 0
     assert pg.ingest([str(SAMPLE)], progress=False).unchanged  # unchanged: no revision moved
-    assert pg.revision() == revision + 1
+    assert pg.revision() == revision + 2
 
 
 def test_a_writer_waits_for_another_and_says_so(
@@ -126,3 +193,27 @@ def test_a_database_that_cannot_be_reached_says_so_without_the_password() -> Non
     with pytest.raises(KnowledgeBaseError, match="cannot connect to PostgreSQL 127.0.0.1:1") as err:
         PostgresStore.open(uri, "x", "test:hash", True, HashEmbeddings())
     assert "s3cret-pass" not in str(err.value)
+
+
+def test_a_load_into_an_empty_collection_indexes_the_vectors_once_at_its_end(
+    pg_schemas: Any,
+) -> None:
+    pg = PostgresStore.open(pg_schemas.fresh(), "loaded", "test:hash", True, HashEmbeddings())
+    index = f"{pg._t.chunks}_embedding_idx"
+
+    def indexed() -> bool:
+        return bool(pg._db.rows("SELECT to_regclass(%s) IS NOT NULL", (index,))[0][0])
+
+    assert indexed()
+    with pg.loading():
+        pg.ingest([str(SAMPLE)], progress=False)
+        assert not indexed()  # built once, at the end
+        exact = pg.vector_search("restocking fee for returns", 5)
+    assert indexed() and pg.vector_search("restocking fee for returns", 5) == exact
+    with pg.loading():  # into a collection that holds chunks: indexed as it goes
+        pg.ingest([str(SAMPLE / "company.md")], progress=False, owner="alice")
+        assert indexed()
+    with pg._db.connection() as conn:  # as a loader that died leaves it
+        conn.execute(f"DROP INDEX {index}")
+    assert pg.delete(str(SAMPLE / "company.md"), owner="alice") > 0
+    assert indexed()  # the next write built it
