@@ -113,6 +113,27 @@ def bench_stores(
     _emit(text, out)
 
 
+@bench.command("store-answers")
+def bench_store_answers(
+    runs: Annotated[
+        list[str],
+        typer.Argument(help="CHROMA_RUN,POSTGRES_RUN: two `eval run` folders of the same set."),
+    ],
+    out: Annotated[Path | None, typer.Option(help="Also write the table here (Markdown).")] = None,
+) -> None:
+    """Pair the adaptive graph's answers on the Chroma store and on the PostgreSQL store."""
+    import store_bench as stb
+    from adaptive_rag.evaluation.tables import table
+
+    rows = []
+    for pair in runs:
+        chroma, _, pg = pair.partition(",")
+        if not pg:
+            raise typer.BadParameter(f"{pair!r}: give CHROMA_RUN,POSTGRES_RUN")
+        rows.append(stb.answers_pair(Path(chroma), Path(pg)))
+    _emit(f"{table(rows)}\n", out)
+
+
 @bench.command("access")
 def bench_access(
     size: Annotated[int, typer.Option(help="Chunks in the synthetic collection.")] = 10000,

@@ -175,7 +175,11 @@ from langchain_core.embeddings import Embeddings
 kb = PostgresStore.open({uri!r}, {name!r}, "test:random", embeddings=SeededEmbeddings({dim}))
 for query in json.loads(sys.stdin.read()):
     HybridRetriever(kb=kb, k=10, fetch_k=20).invoke(query)
-print(round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+try:  # this process's own peak: ru_maxrss keeps the forking parent's across exec
+    with open("/proc/self/status") as status:
+        print(round(next(int(l.split()[1]) for l in status if l.startswith("VmHWM")) / 1024))
+except OSError:
+    print(round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
 """
 
 
@@ -204,17 +208,23 @@ def scale_pair(sizes: list[int], uri: str, queries: int = 50, dim: int = 384) ->
             chroma = KnowledgeBase.open(tmp, "scale", "test:random", True, SeededEmbeddings(dim))
             pg = PostgresStore.open(uri, name, "test:random", True, SeededEmbeddings(dim), dim)
             loads = {"chroma": 0.0, "postgres": 0.0}
-            for ids, vectors, texts, metas in synthetic_batches(size, rng, metadata, dim):
+            with pg.loading():  # the vectors indexed once, as the load ends
+                for ids, vectors, texts, metas in synthetic_batches(size, rng, metadata, dim):
+                    started = time.perf_counter()
+                    chroma._chunks.add(
+                        ids=ids, embeddings=vectors, documents=texts, metadatas=metas
+                    )
+                    loads["chroma"] += time.perf_counter() - started
+                    started = time.perf_counter()
+                    docs = [
+                        Document(t, metadata=m, id=i)
+                        for i, t, m in zip(ids, texts, metas, strict=True)
+                    ]
+                    with pg._transaction() as conn:
+                        pg._count(conn, pg.load(conn, list(zip(docs, vectors, strict=True))), [])
+                    loads["postgres"] += time.perf_counter() - started
                 started = time.perf_counter()
-                chroma._chunks.add(ids=ids, embeddings=vectors, documents=texts, metadatas=metas)
-                loads["chroma"] += time.perf_counter() - started
-                started = time.perf_counter()
-                docs = [
-                    Document(t, metadata=m, id=i) for i, t, m in zip(ids, texts, metas, strict=True)
-                ]
-                with pg._transaction() as conn:
-                    pg._count(conn, pg.load(conn, list(zip(docs, vectors, strict=True))), [])
-                loads["postgres"] += time.perf_counter() - started
+            loads["postgres"] += time.perf_counter() - started  # building the index
             started = time.perf_counter()
             chroma._bump()  # derives the BM25 index, the graph and the facets
             loads["chroma"] += time.perf_counter() - started
@@ -265,3 +275,41 @@ def _worker_memory(uri: str, name: str, asked: list[str], dim: int) -> int:
     if done.returncode:
         raise RuntimeError(done.stderr[-2000:])
     return int(done.stdout.strip().splitlines()[-1])
+
+
+def answers_pair(chroma_run: Path, pg_run: Path) -> dict[str, Any]:
+    """Pair two runs of the adaptive graph on the same questions, one per store.
+
+    Acc, the PostgreSQL run's wins and losses with the bootstrap interval (evaluation.aggregate),
+    how many answers are the same text, and the unanswerable questions each declined.
+    """
+    from adaptive_rag.evaluation.aggregate import paired
+
+    runs = {}
+    for label, folder in (("chroma", chroma_run), ("postgres", pg_run)):
+        with open(folder / "results.jsonl", encoding="utf-8") as lines:
+            records = [json.loads(line) for line in lines]
+        runs[label] = {
+            r["id"]: {**r, "config": label} for r in records if r["config"] == "adaptive"
+        }
+    ids = sorted(set(runs["chroma"]) & set(runs["postgres"]))
+    both = [runs[label][i] for label in runs for i in ids]
+    (row,) = paired(both, config="postgres", baseline="chroma")
+    unanswerable = [i for i in ids if runs["chroma"][i].get("impossible")]
+    declined = {
+        label: sum(bool(runs[label][i].get("declined")) for i in unanswerable) for label in runs
+    }
+    same = sum(runs["chroma"][i]["answer"] == runs["postgres"][i]["answer"] for i in ids)
+    of = len(unanswerable)
+    return {
+        "set": row["dataset"],
+        "questions": row["n"],
+        "Chroma Acc": round(row["acc baseline"], 3),
+        "PostgreSQL Acc": round(row["acc"], 3),
+        "PostgreSQL won / lost": f"{row['wins']} / {row['losses']}",
+        "difference, 95% interval": f"{row['difference']:+.3f} {row['95% interval']}",
+        "same answer text": f"{same} / {len(ids)}",
+        "unanswerable declined (Chroma / PostgreSQL)": (
+            f"{declined['chroma']} / {of}, {declined['postgres']} / {of}"
+        ),
+    }

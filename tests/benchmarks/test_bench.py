@@ -14,6 +14,7 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 COMMANDS = (
     "retrieval",
     "stores",
+    "store-answers",
     "access",
     "models",
     "concurrency",
@@ -71,3 +72,37 @@ def test_the_script_writes_its_tables_where_asked(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert "| 200 |" in out.read_text()
+
+
+def test_store_answers_pairs_two_runs_question_by_question(
+    bench_path: Path, tmp_path: Path
+) -> None:
+    import json
+
+    def run(name: str, accs: list[float], declined: list[bool]) -> Path:
+        folder = tmp_path / name
+        folder.mkdir()
+        records = [
+            {
+                "dataset": "squad2",
+                "config": "adaptive",
+                "id": f"q{i}",
+                "acc": acc,
+                "answer": f"{name} {i}" if acc == 0 else f"answer {i}",
+                "impossible": i >= 3,
+                "declined": gone,
+            }
+            for i, (acc, gone) in enumerate(zip(accs, declined, strict=True))
+        ]
+        records.append({**records[0], "config": "single", "acc": 0.0})  # another configuration
+        (folder / "results.jsonl").write_text("\n".join(json.dumps(r) for r in records))
+        return folder
+
+    chroma = run("chroma", [1, 0, 1, 1, 0], [False, False, False, True, False])
+    pg = run("pg", [1, 1, 0, 1, 1], [False, False, False, True, True])
+    bench = importlib.import_module("bench")
+    result = CliRunner().invoke(bench.bench, ["store-answers", f"{chroma},{pg}"])
+    assert result.exit_code == 0, result.output
+    row = result.output.strip().splitlines()[-1]
+    assert row.startswith("| squad2 | 5 | 0.6 | 0.8 | 2 / 1 | +0.200 ")
+    assert "| 2 / 5 | 1 / 2, 2 / 2 |" in row  # same text where both were right
