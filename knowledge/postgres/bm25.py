@@ -84,7 +84,7 @@ def bm25(
     if rare:
         chunks = sum(held[term] for term in rare)  # at most this many hold a rare term
         if value is not None:
-            chunks = min(chunks, value.held, max(1, chunks * value.held // size))
+            chunks = max(1, min(value.held, chunks * value.held // size))
         scan = [term for term in common if held[term] <= SCAN_RATIO * chunks]
         probe = [term for term in common if term not in scan]
         lift = sum(weights[term] for term in probe)  # the most the probed terms add

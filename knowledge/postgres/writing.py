@@ -33,12 +33,12 @@ from adaptive_rag.knowledge.preparing import IngestReport, Lookup, Prepared, Sto
 from langchain_core.documents import Document
 
 COUNTED = (
-    ("terms", ("term",), "df"),
-    ("entities", ("entity",), "entity_df"),
-    ("facets", ("field", "value"), "value_df"),
+    ("terms", ("term",), "df", ()),
+    ("entities", ("entity",), "entity_df", ()),
+    ("facets", ("field", "value"), "value_df", ("lookup",)),
 )
-"""Each table of (key, chunk) rows, its key, and the table counting the chunks holding each key
-(moved in the same transaction as the rows)."""
+"""Each table of (key, chunk) rows, its key, the table counting the chunks holding each key
+(moved in the same transaction as the rows), and what that table keeps beside each key."""
 ANALYZE_SHARE = 0.1
 """A write that adds or removes this share of a collection's chunks refreshes its statistics."""
 
@@ -157,7 +157,7 @@ class PostgresWrites(Ingestion):
         if not ids:
             return []
         t = self._t
-        for postings, keys, counts in COUNTED:
+        for postings, keys, counts, _ in COUNTED:
             key = ", ".join(keys)
             match = " AND ".join(f"d.{k} = g.{k}" for k in keys)
             conn.execute(
@@ -207,9 +207,9 @@ class PostgresWrites(Ingestion):
             "entity_df": Counter((name,) for name, _ in entities),
             "value_df": Counter((field, value, lookup) for field, value, lookup, _ in facets),
         }
-        for _, keys, table in COUNTED:
+        for _, keys, table, beside in COUNTED:
             if held[table]:
-                _add_counts(conn, getattr(t, table), keys, held[table])
+                _add_counts(conn, getattr(t, table), keys, beside, held[table])
         return lengths
 
     def _put_sections(self, conn: Any, sections: list[Section], access: dict[str, Any]) -> None:
@@ -266,10 +266,14 @@ class PostgresWrites(Ingestion):
 
 
 def _add_counts(
-    conn: Any, table: str, keys: tuple[str, ...], held: Counter[tuple[str, ...]]
+    conn: Any,
+    table: str,
+    keys: tuple[str, ...],
+    beside: tuple[str, ...],
+    held: Counter[tuple[str, ...]],
 ) -> None:
-    """Add to the chunks counted per key (a value's counts also keep its lookup key)."""
-    columns = [*keys, "lookup"] if table.endswith("value_df") else list(keys)
+    """Add to the chunks counted per key (each counted tuple: the key, then `beside`)."""
+    columns = [*keys, *beside]
     arrays = [list(column) for column in zip(*held, strict=True)]
     texts = ", ".join(["%s::text[]"] * len(columns))
     conn.execute(
