@@ -87,6 +87,9 @@ def bench_stores(
     sizes: Annotated[
         str, typer.Option(help="Synthetic collection sizes loaded into both stores ('' for none).")
     ] = "10000,100000",
+    chroma_up_to: Annotated[
+        int, typer.Option(help="Sizes above this many chunks load PostgreSQL alone.")
+    ] = 100_000,
     out: Annotated[Path | None, typer.Option(help="Also write the tables here (Markdown).")] = None,
 ) -> None:
     """Compare the PostgreSQL store (KNOWLEDGE_URI) with Chroma: recall, time, write visibility."""
@@ -109,7 +112,8 @@ def bench_stores(
         text += f"\n### Write visibility\n\n{table([stb.visibility(uri, writes)])}\n"
     scale = [int(s) for s in sizes.split(",") if s.strip()]
     if scale:
-        text += f"\n### Search time at scale\n\n{table(stb.scale_pair(scale, uri))}\n"
+        rows = stb.scale_pair(scale, uri, chroma_up_to=chroma_up_to)
+        text += f"\n### Search time at scale\n\n{table(rows)}\n"
     _emit(text, out)
 
 

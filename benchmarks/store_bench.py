@@ -28,6 +28,7 @@ from adaptive_rag.evaluation.sets import EvalSet
 from adaptive_rag.knowledge.interface import KnowledgeStore
 from adaptive_rag.knowledge.loading import TextDocument
 from adaptive_rag.knowledge.postgres.copying import copy_collection, vector_size
+from adaptive_rag.knowledge.postgres.schema import SEARCHED
 from adaptive_rag.knowledge.postgres.store import PostgresStore
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
@@ -183,11 +184,14 @@ except OSError:
 """
 
 
-def scale_pair(sizes: list[int], uri: str, queries: int = 50, dim: int = 384) -> list[Any]:
+def scale_pair(
+    sizes: list[int], uri: str, queries: int = 50, dim: int = 384, chroma_up_to: int = 100_000
+) -> list[Any]:
     """Load the same synthetic chunks into both stores; time the default search on each.
 
-    The queries alternate between the stores. A worker process then runs the same queries on the
-    PostgreSQL store alone and reports its peak memory: what a worker holds at that size.
+    The queries alternate between the stores. A size above `chroma_up_to` loads PostgreSQL alone
+    (Chroma's columns stay empty). A worker process then runs the same queries on the PostgreSQL
+    store alone and reports its peak memory: what a worker holds at that size.
     """
     rows = []
     for size in sizes:
@@ -205,16 +209,22 @@ def scale_pair(sizes: list[int], uri: str, queries: int = 50, dim: int = 384) ->
 
         name = f"scale-{uuid.uuid4().hex[:8]}"
         with tempfile.TemporaryDirectory() as tmp:
-            chroma = KnowledgeBase.open(tmp, "scale", "test:random", True, SeededEmbeddings(dim))
+            chroma = (
+                KnowledgeBase.open(tmp, "scale", "test:random", True, SeededEmbeddings(dim))
+                if size <= chroma_up_to
+                else None
+            )
             pg = PostgresStore.open(uri, name, "test:random", True, SeededEmbeddings(dim), dim)
             loads = {"chroma": 0.0, "postgres": 0.0}
+            loaded, reported = 0, time.perf_counter()
             with pg.loading():  # the vectors indexed once, as the load ends
                 for ids, vectors, texts, metas in synthetic_batches(size, rng, metadata, dim):
-                    started = time.perf_counter()
-                    chroma._chunks.add(
-                        ids=ids, embeddings=vectors, documents=texts, metadatas=metas
-                    )
-                    loads["chroma"] += time.perf_counter() - started
+                    if chroma is not None:
+                        started = time.perf_counter()
+                        chroma._chunks.add(
+                            ids=ids, embeddings=vectors, documents=texts, metadatas=metas
+                        )
+                        loads["chroma"] += time.perf_counter() - started
                     started = time.perf_counter()
                     docs = [
                         Document(t, metadata=m, id=i)
@@ -223,30 +233,40 @@ def scale_pair(sizes: list[int], uri: str, queries: int = 50, dim: int = 384) ->
                     with pg._transaction() as conn:
                         pg._count(conn, pg.load(conn, list(zip(docs, vectors, strict=True))), [])
                     loads["postgres"] += time.perf_counter() - started
+                    loaded += len(ids)
+                    if time.perf_counter() - reported > 60:
+                        print(f"  {loaded:,} of {size:,} chunks loaded", flush=True)
+                        reported = time.perf_counter()
                 started = time.perf_counter()
             loads["postgres"] += time.perf_counter() - started  # building the index
-            started = time.perf_counter()
-            chroma._bump()  # derives the BM25 index, the graph and the facets
-            loads["chroma"] += time.perf_counter() - started
+            stores: list[tuple[str, KnowledgeStore]] = [("postgres", pg)]
+            if chroma is not None:
+                started = time.perf_counter()
+                chroma._bump()  # derives the BM25 index, the graph and the facets
+                loads["chroma"] += time.perf_counter() - started
+                stores.insert(0, ("chroma", chroma))
             asked = [
                 " ".join(rng.choice(VOCAB, 8))
                 + f", as {_zipf_name(rng, 'Publisher', PUBLISHERS)} wrote"
                 for _ in range(queries)
             ]
-            times: dict[str, list[float]] = {"chroma": [], "postgres": []}
+            times: dict[str, list[float]] = {label: [] for label, _ in stores}
             for q, query in enumerate(asked):
-                stores: list[tuple[str, KnowledgeStore]] = [("chroma", chroma), ("postgres", pg)]
                 for label, kb in stores if q % 2 == 0 else reversed(stores):
                     started = time.perf_counter()
                     HybridRetriever(kb=kb, k=10, fetch_k=20).invoke(query)
                     times[label].append(1000 * (time.perf_counter() - started))
             row: dict[str, Any] = {"chunks": size}
-            for label, measured in times.items():
-                measured.sort()
-                row[f"{label} load s"] = round(loads[label])
-                row[f"{label} p50 ms"] = round(statistics.median(measured), 1)
-                row[f"{label} p95 ms"] = round(measured[int(0.95 * (len(measured) - 1))], 1)
-            row["p50 postgres / chroma"] = round(row["postgres p50 ms"] / row["chroma p50 ms"], 2)
+            for label in ("chroma", "postgres"):
+                measured = sorted(times.get(label, []))
+                row[f"{label} load s"] = round(loads[label]) if measured else ""
+                row[f"{label} p50 ms"] = round(statistics.median(measured), 1) if measured else ""
+                row[f"{label} p95 ms"] = (
+                    round(measured[int(0.95 * (len(measured) - 1))], 1) if measured else ""
+                )
+            row["p50 postgres / chroma"] = (
+                round(row["postgres p50 ms"] / row["chroma p50 ms"], 2) if chroma else ""
+            )
             row["database MB"] = _database_mb(pg)
             row["worker peak MB"] = _worker_memory(uri, name, asked, dim)
             rows.append(row)
@@ -256,7 +276,7 @@ def scale_pair(sizes: list[int], uri: str, queries: int = 50, dim: int = 384) ->
 
 def _database_mb(pg: PostgresStore) -> int:
     """Return the size of one collection's tables and indexes in the database."""
-    parts = ("chunks", "terms", "entities", "facets", "parents", "answers")
+    parts = (*SEARCHED, "parents", "answers")
     rows = pg._db.rows(
         "SELECT sum(pg_total_relation_size(t::regclass)) FROM unnest(%s::text[]) t",
         ([getattr(pg._t, p) for p in parts],),
