@@ -67,12 +67,11 @@ def contains(prediction: str, golds: list[str]) -> float:
 
 
 def ranking_scores(ranked: list[str], gold: set[str]) -> dict[str, float]:
-    """Hit@4, Hit@10, AllGold@4, AllGold@10 and MRR@10 of a ranked list of document ids."""
+    """Hit@k and AllGold@k at k = 2, 4 and 10, and MRR@10, of a ranked list of document ids."""
     rr = next((1.0 / (i + 1) for i, d in enumerate(ranked[:10]) if d in gold), 0.0)
-    return {
-        "hit@4": float(bool(gold & set(ranked[:4]))),
-        "hit@10": float(bool(gold & set(ranked[:10]))),
-        "allgold@4": float(gold <= set(ranked[:4])),
-        "allgold@10": float(gold <= set(ranked[:10])),
-        "mrr@10": rr,
-    }
+    scores = {}
+    for k in (2, 4, 10):
+        scores[f"hit@{k}"] = float(bool(gold & set(ranked[:k])))
+    for k in (2, 4, 10):
+        scores[f"allgold@{k}"] = float(gold <= set(ranked[:k]))
+    return {**scores, "mrr@10": rr}

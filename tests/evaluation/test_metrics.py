@@ -23,3 +23,5 @@ def test_exact_match_and_f1() -> None:
 def test_retrieval_scores() -> None:
     s = score(["d3", "d1", "d9"], {"d1", "d2"})
     assert s["hit@4"] == 1.0 and s["allgold@10"] == 0.0 and s["mrr@10"] == 0.5
+    assert s["hit@2"] == 1.0 and s["allgold@2"] == 0.0
+    assert score(["d2", "d1"], {"d1", "d2"})["allgold@2"] == 1.0
