@@ -69,21 +69,24 @@ class HybridRetriever(BaseRetriever):
     bridges: tuple[str, ...] = ()
     """Entity keys the walk also starts from: names an earlier hop found in chunks this reader
     read (a multi-step search's bridge), beside the query's own."""
+    weights: dict[str, float] = {}
+    """Each channel's weight in the fusion, by name (CHANNELS); a channel not named weighs 1."""
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun | None = None
     ) -> list[Document]:
-        rankings: list[list[str]] = []
+        rankings: list[list[tuple[str, float]]] = []  # each channel's (chunk id, score) pairs
+        labels: list[str] = []  # the channel of each ranking
         channel_hits: dict[str, dict[str, tuple[int, float]]] = {}
         failures: list[str] = []  # a search channel down: the other served alone
         skipped: list[str] = []  # an addition (graph, facets) down: searched without it
         named = self._named(query, skipped)
         deep = any(value.held > search.EXACT_WITHIN for value in named)
-        vector, nearest = self._search(query, rankings, channel_hits, failures, deep)
-        fused = reciprocal_rank_fusion(rankings)
+        vector, nearest = self._search(query, rankings, labels, channel_hits, failures, deep)
+        fused = self._fuse(rankings, labels)
         # both channels put it in their top 3: a free, strong relevance signal (see retrieve node)
         agreed = (
-            set.intersection(*(set(r[:AGREEMENT_DEPTH]) for r in rankings))
+            set.intersection(*({cid for cid, _ in r[:AGREEMENT_DEPTH]} for r in rankings))
             if len(rankings) > 1
             else set()
         )
@@ -94,11 +97,12 @@ class HybridRetriever(BaseRetriever):
             except Exception as exc:  # the graph is an addition: without it, search as before
                 skipped.append(f"graph walk failed ({describe(exc)}); searched without it")
             else:
-                rankings.append([cid for cid, _ in walked])
+                rankings.append(walked)
+                labels.append("graph")
                 channel_hits["graph"] = {
                     cid: (rank, score) for rank, (cid, score) in enumerate(walked, start=1)
                 }
-                fused = reciprocal_rank_fusion(rankings)
+                fused = self._fuse(rankings, labels)
         within: dict[str, str] = {}
         if named and fused:
             try:
@@ -110,12 +114,13 @@ class HybridRetriever(BaseRetriever):
             else:
                 hits: dict[str, tuple[int, float]] = {}
                 for value, ranking in faceted:
-                    rankings.append([cid for cid, _ in ranking])
+                    rankings.append(ranking)
+                    labels.append("facet")
                     for rank, (cid, score) in enumerate(ranking, start=1):
                         if cid not in hits or rank < hits[cid][0]:
                             hits[cid], within[cid] = (rank, score), value.label
                 channel_hits["facet"] = hits
-                fused = reciprocal_rank_fusion(rankings) if faceted else fused
+                fused = self._fuse(rankings, labels) if faceted else fused
         docs = []
         for doc in self.kb.get([cid for cid, _ in fused[: self.fetch_k * 2]]):
             # both channels filtered already; this check is the one every returned chunk passes
@@ -144,6 +149,15 @@ class HybridRetriever(BaseRetriever):
                 )
         return self._widen(docs) if self.small_to_big else docs
 
+    def _fuse(
+        self, rankings: list[list[tuple[str, float]]], labels: list[str]
+    ) -> list[tuple[str, float]]:
+        """Fuse the channels' rankings by RRF, each weighted by its channel's weight."""
+        return reciprocal_rank_fusion(
+            [[cid for cid, _ in ranking] for ranking in rankings],
+            weights=[self.weights.get(label, 1.0) for label in labels],
+        )
+
     def _named(self, query: str, skipped: list[str]) -> list[Named]:
         """Return the values of the documents' fields the query names (none with facets off)."""
         if not self.facets:
@@ -157,7 +171,8 @@ class HybridRetriever(BaseRetriever):
     def _search(
         self,
         query: str,
-        rankings: list[list[str]],
+        rankings: list[list[tuple[str, float]]],
+        labels: list[str],
         hits: dict[str, dict[str, tuple[int, float]]],
         failures: list[str],
         deep: bool,
@@ -195,7 +210,8 @@ class HybridRetriever(BaseRetriever):
                     raise
                 failures.append(f"{name} search failed ({describe(exc)})")
                 continue
-            rankings.append([cid for cid, _ in found])
+            rankings.append(found)
+            labels.append(name)
             hits[name] = {cid: (rank, score) for rank, (cid, score) in enumerate(found, start=1)}
         return vector, nearest
 
@@ -218,22 +234,22 @@ class HybridRetriever(BaseRetriever):
         query scored once.
         """
         found: list[list[list[tuple[str, float]]]] = [[] for _ in named]
+        labels: list[str] = []
         if vector is not None:
+            labels.append("vector")
             by_meaning = self.kb.vector_search_within(
                 vector, self.fetch_k, named, nearest, self.reader, self.metadata_filter
             )
             for rankings, ranking in zip(found, by_meaning, strict=True):
                 rankings.append(ranking)
         if keyword:
+            labels.append("keyword")
             by_words = self.kb.keyword_search_within(
                 query, self._keyword_depth(), self.reader, named
             )
             for rankings, ranking in zip(found, by_words, strict=True):
                 rankings.append(ranking)
-        fused = [
-            reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in rankings])
-            for rankings in found
-        ]
+        fused = [self._fuse(rankings, labels) for rankings in found]
         return [
             (value, ranking[: self.fetch_k]) for value, ranking in zip(named, fused, strict=True)
         ]

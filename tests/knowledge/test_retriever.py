@@ -17,6 +17,24 @@ def test_rrf_rewards_agreement_and_deduplicates() -> None:
     assert dict(fused)["b"] == 1 / 62 + 1 / 61
 
 
+def test_rrf_weights_each_ranking() -> None:
+    fused = reciprocal_rank_fusion([["a", "b"], ["b", "a"]], k=60, weights=[2.0, 1.0])
+    assert [i for i, _ in fused] == ["a", "b"]
+    assert dict(fused)["a"] == 2 / 61 + 1 / 62
+
+
+def test_a_channel_weighted_zero_leaves_the_other_order(open_kb: Any) -> None:
+    kb = open_kb()
+    kb.ingest([str(SAMPLE)], progress=False)
+    question = "How long does the Kestrel K2 battery last?"
+    plain = {"k": 6, "graph": False, "facets": False}
+    by_meaning = HybridRetriever(kb=kb, mode="vector", **plain).invoke(question)
+    weighted = HybridRetriever(kb=kb, weights={"keyword": 0.0}, **plain).invoke(question)
+    equal = HybridRetriever(kb=kb, **plain).invoke(question)
+    assert [d.id for d in weighted] == [d.id for d in by_meaning]
+    assert [d.id for d in equal] != [d.id for d in by_meaning]
+
+
 def test_chroma_where() -> None:
     assert chroma_where(None) is None
     assert chroma_where({"a": 1}) == {"a": 1}
