@@ -117,6 +117,41 @@ def bench_stores(
     _emit(text, out)
 
 
+@bench.command("fusion")
+def bench_fusion(
+    limit: Annotated[int, typer.Option(help="Questions per data set (0: all).")] = 150,
+    sets: Sets = "multihop_rag,squad2,cmrc2018",
+    questions: Questions = None,
+    corpus: Corpus = None,
+    held_out: Annotated[
+        str, typer.Option(help="Comma-separated sets scored but never fitted on.")
+    ] = "hotpot_pool",
+    embedding_model: Annotated[str, typer.Option(help="Embedding model.")] = "auto",
+    scores: Annotated[
+        Path | None,
+        typer.Option(
+            help="Per-question scores: read from this JSON if it exists, else saved to it."
+        ),
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Also write the table here (Markdown).")] = None,
+) -> None:
+    """Score the fusion against its best single channel, with channel weights fitted held out."""
+    import json
+
+    import fusion_bench as fb
+    from adaptive_rag.evaluation.tables import table
+
+    if scores is not None and scores.is_file():
+        per_set = json.loads(scores.read_text(encoding="utf-8"))
+    else:
+        per_set = fb.scores_per_set(_chosen(sets, questions, corpus), limit, embedding_model)
+        if scores is not None:
+            scores.write_text(json.dumps(per_set), encoding="utf-8")
+    rows = fb.held_out_rows(per_set, [s.strip() for s in held_out.split(",") if s.strip()])
+    columns = list(dict.fromkeys(key for row in rows for key in row))  # some rows have more
+    _emit(f"### The fusion against its best channel\n\n{table(rows, columns)}\n", out)
+
+
 @bench.command("store-answers")
 def bench_store_answers(
     runs: Annotated[

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 COMMANDS = (
     "retrieval",
     "stores",
+    "fusion",
     "store-answers",
     "access",
     "models",
@@ -46,10 +48,53 @@ def test_the_script_lists_every_benchmark(tmp_path: Path) -> None:
 
 def test_every_benchmark_module_imports(bench_path: Path) -> None:
     names = sorted(p.stem for p in bench_path.glob("*_bench.py"))
-    assert len(names) == 11
+    assert len(names) == 12
     for name in names:
         module = importlib.import_module(name)
         assert module.__doc__, name
+
+
+def _scored(values: dict[str, float]) -> list[dict[str, float]]:
+    """One question's scores, AllGold@k of each k given by `values` ('2', '4', '10')."""
+    return [{f"allgold@{k}": v for k, v in values.items()}]
+
+
+def test_the_fusion_weights_are_fitted_without_the_set_scored(
+    bench_path: Path, tmp_path: Path
+) -> None:
+    fb = importlib.import_module("fusion_bench")
+    low, high = {"2": 0.0, "4": 0.0, "10": 0.0}, {"2": 1.0, "4": 1.0, "10": 1.0}
+    half = {"2": 0.5, "4": 0.5, "10": 0.5}
+
+    def one_set(best: str) -> dict[str, list[dict[str, float]]]:
+        scores = {label: _scored(half) for label in fb.candidates()}
+        scores[best] = _scored(high)
+        return {"keyword": _scored(half), "vector": _scored(low), **scores}
+
+    scores = {
+        "a": one_set("keyword 0.5, graph 1"),
+        "b": one_set("keyword 0.5, graph 1"),
+        "held": one_set("keyword 2, graph 1"),
+    }
+    assert fb.fitted(scores, ["a", "b"]) == "keyword 0.5, graph 1"
+    assert fb.fitted(scores, ["held"]) == "keyword 2, graph 1"
+    rows = fb.held_out_rows(scores, ["held"])
+    fitted_rows = {r["dataset"]: r for r in rows if r["fusion"].startswith("fitted")}
+    assert fitted_rows["held"]["fusion"].endswith("keyword 0.5, graph 1")  # never fitted on it
+    assert fitted_rows["held"]["allgold@2"] == 0.5
+    assert fitted_rows["held"]["below the best channel at k"] == "none"  # equal to keyword's
+    scores["held"]["keyword 0.5, graph 1"] = _scored({"2": 0.5, "4": 0.0, "10": 0.5})
+    rows = fb.held_out_rows(scores, ["held"])
+    held = [r for r in rows if r["dataset"] == "held" and r["fusion"].startswith("fitted")]
+    assert held[0]["below the best channel at k"] == "4"
+    saved = tmp_path / "scores.json"
+    saved.write_text(json.dumps(scores))
+    bench = importlib.import_module("bench")
+    result = CliRunner().invoke(
+        bench.bench, ["fusion", "--scores", str(saved), "--held-out", "held"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "fitted without this set: keyword 0.5, graph 1" in result.output
 
 
 def test_latency_at_scale_runs_offline(bench_path: Path) -> None:
