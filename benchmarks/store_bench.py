@@ -62,9 +62,10 @@ def parity_table(sets: list[EvalSet], limit: int, embedding_model: str, uri: str
                 scores: dict[str, list[dict[str, float]]] = {"chroma": [], "postgres": []}
                 times: dict[str, list[float]] = {"chroma": [], "postgres": []}
                 same = 0
-                for q in questions:
+                pair: list[tuple[str, KnowledgeStore]] = [("chroma", chroma), ("postgres", pg)]
+                for i, q in enumerate(questions):
                     ranked = {}
-                    for store, kb in (("chroma", chroma), ("postgres", pg)):
+                    for store, kb in pair if i % 2 == 0 else reversed(pair):  # which goes first
                         retriever = HybridRetriever(
                             kb=kb, k=30, fetch_k=30, mode=mode, graph=graph, facets=facets
                         )
