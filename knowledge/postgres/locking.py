@@ -18,9 +18,11 @@ from adaptive_rag.knowledge.postgres.schema import LOCK_SPACE, SEARCHED, Tables,
 
 WRITE_WAIT = 900.0
 """Seconds a writer waits for another's write to the same collection (ADAPTIVE_RAG_WRITE_WAIT)."""
-BUILD_MEMORY = "1GB"
-"""Memory the database may use to build a collection's HNSW index at the end of a load (the
-graph built in memory is the fast way; one that does not fit is built more slowly)."""
+MEMORY = "maintenance_work_mem"
+BUILD_MEMORY_KB = 1024 * 1024
+"""Memory (kB) the database may use at least to build a collection's HNSW index at the end of a
+load (the graph built in memory is the fast way; one that does not fit is built more slowly); a
+server set to more keeps its own."""
 
 
 class PostgresLocking:
@@ -95,11 +97,13 @@ class PostgresLocking:
         found = conn.execute("SELECT to_regclass(%s)", (f"{self._t.chunks}_embedding_idx",))
         if found.fetchone()[0] is not None:
             return
-        conn.execute(f"SET maintenance_work_mem = '{BUILD_MEMORY}'")
+        found = conn.execute("SELECT setting::bigint FROM pg_settings WHERE name = %s", (MEMORY,))
+        if int(found.fetchone()[0]) < BUILD_MEMORY_KB:
+            conn.execute(f"SET {MEMORY} = '{BUILD_MEMORY_KB}kB'")
         try:
             conn.execute(vector_index(self._t))
         finally:
-            conn.execute("RESET maintenance_work_mem")
+            conn.execute(f"RESET {MEMORY}")
 
     def _lock(self, conn: Any, wait: float) -> None:
         """Take the collection's advisory lock on this connection, waiting up to `wait` s."""
