@@ -149,7 +149,12 @@ def bench_fusion(
             scores.write_text(json.dumps(per_set), encoding="utf-8")
     rows = fb.held_out_rows(per_set, [s.strip() for s in held_out.split(",") if s.strip()])
     columns = list(dict.fromkeys(key for row in rows for key in row))  # some rows have more
-    _emit(f"### The fusion against its best channel\n\n{table(rows, columns)}\n", out)
+    signals = fb.signal_rows(per_set, [s.strip() for s in held_out.split(",") if s.strip()])
+    _emit(
+        f"### The fusion against its best channel\n\n{table(rows, columns)}\n\n"
+        f"### What a question's searches say of the better channel\n\n{table(signals)}\n",
+        out,
+    )
 
 
 @bench.command("store-answers")

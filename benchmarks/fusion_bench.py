@@ -186,3 +186,52 @@ def held_out_rows(
                 row["below the best channel at k"] = ", ".join(below) or "none"
             rows.append(row)
     return rows
+
+
+SIGNALS: dict[str, Any] = {
+    "keyword: best score": lambda kw, vec: kw[0],
+    "keyword: 10th score / best": lambda kw, vec: kw[-1] / kw[0] if kw[0] > 0 else 1.0,
+    "vector: best similarity": lambda kw, vec: vec[0],
+    "vector: best - 10th similarity": lambda kw, vec: vec[0] - vec[-1],
+}
+"""What a question's own searches say before fusing: each channel's top scores."""
+
+
+def signal_rows(
+    scores: dict[str, dict[str, list[dict[str, float]]]], held_out: list[str]
+) -> list[dict[str, Any]]:
+    """How well each signal tells, on the fitting sets, the questions vector search serves better.
+
+    Over the questions where the two channels' mean AllGold (k = 2, 4, 10) differ: the AUC of the
+    signal for "vector better" (0.5: no better than chance; below 0.5: the signal points the
+    other way, read 1 - AUC).
+    """
+    labelled: list[tuple[list[float], list[float], bool]] = []
+    for name, per_config in scores.items():
+        if name in held_out:
+            continue
+        channel_scores: list[dict[str, list[float]]] = per_config["_channel_scores"]  # type: ignore[assignment]
+        for i, found in enumerate(channel_scores):
+            value = {
+                c: statistics.mean(per_config[c][i][f"allgold@{k}"] for k in KS)
+                for c in ("keyword", "vector")
+            }
+            if value["keyword"] != value["vector"] and found["keyword"] and found["vector"]:
+                labelled.append(
+                    (found["keyword"], found["vector"], value["vector"] > value["keyword"])
+                )
+    rows = []
+    for label, signal in SIGNALS.items():
+        better = [signal(kw, vec) for kw, vec, y in labelled if y]
+        worse = [signal(kw, vec) for kw, vec, y in labelled if not y]
+        pairs = sum((b > w) + 0.5 * (b == w) for b in better for w in worse)
+        auc = pairs / (len(better) * len(worse)) if better and worse else float("nan")
+        rows.append(
+            {
+                "signal": label,
+                "questions": len(labelled),
+                "vector better": len(better),
+                "AUC for vector better": round(auc, 3),
+            }
+        )
+    return rows

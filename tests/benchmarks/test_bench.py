@@ -69,7 +69,13 @@ def test_the_fusion_weights_are_fitted_without_the_set_scored(
     def one_set(best: str) -> dict[str, list[dict[str, float]]]:
         scores = {label: _scored(half) for label in fb.candidates()}
         scores[best] = _scored(high)
-        return {"keyword": _scored(half), "vector": _scored(low), **scores}
+        searched = [{"keyword": [2.0, 1.0], "vector": [0.9, 0.8]}]
+        return {
+            "keyword": _scored(half),
+            "vector": _scored(low),
+            **scores,
+            "_channel_scores": searched,
+        }
 
     scores = {
         "a": one_set("keyword 0.5, graph 1"),
@@ -95,6 +101,9 @@ def test_the_fusion_weights_are_fitted_without_the_set_scored(
     )
     assert result.exit_code == 0, result.output
     assert "fitted without this set: keyword 0.5, graph 1" in result.output
+    signals = {r["signal"]: r for r in fb.signal_rows(scores, ["held"])}
+    assert signals["keyword: best score"]["questions"] == 2  # a and b; held out is not read
+    assert signals["keyword: best score"]["vector better"] == 0
 
 
 def test_latency_at_scale_runs_offline(bench_path: Path) -> None:
