@@ -52,10 +52,15 @@ MAX_DIMS = 2000
 def ensure_registry(conn: Any) -> None:
     """Create pgvector and the registry if missing (one process at a time).
 
-    KnowledgeBaseError when pgvector is missing, cannot be created, or is older than PGVECTOR.
+    Where both are there already, nothing is created or locked: a role that may only read opens
+    the store. KnowledgeBaseError when pgvector is missing, cannot be created, or is older than
+    PGVECTOR.
     """
     import psycopg
 
+    if _version(conn) is not None and _registry_exists(conn):
+        _check_version(conn)
+        return
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_SPACE,))
         try:
@@ -66,13 +71,7 @@ def ensure_registry(conn: Any) -> None:
                 " install pgvector 0.8 or later on the server and run `CREATE EXTENSION vector`"
                 " once as its owner"
             ) from exc
-        found = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
-        version = str(found.fetchone()[0])
-        if tuple(int(p) for p in version.split(".")[:2]) < PGVECTOR:
-            raise KnowledgeBaseError(
-                f"pgvector {version} is too old: filtered searches need 0.8 or later"
-                " (`ALTER EXTENSION vector UPDATE` after installing it)"
-            )
+        _check_version(conn)
         conn.execute(
             f"""CREATE TABLE IF NOT EXISTS {REGISTRY} (
                 name text PRIMARY KEY,
@@ -83,6 +82,26 @@ def ensure_registry(conn: Any) -> None:
                 chunks bigint NOT NULL DEFAULT 0,
                 tokens bigint NOT NULL DEFAULT 0
             )"""
+        )
+
+
+def _version(conn: Any) -> str | None:
+    """Return the installed pgvector's version (None: not installed)."""
+    found = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    return None if found is None else str(found[0])
+
+
+def _registry_exists(conn: Any) -> bool:
+    return conn.execute("SELECT to_regclass(%s)", (REGISTRY,)).fetchone()[0] is not None
+
+
+def _check_version(conn: Any) -> None:
+    """KnowledgeBaseError when the installed pgvector is older than PGVECTOR."""
+    version = _version(conn) or "0.0"
+    if tuple(int(p) for p in version.split(".")[:2]) < PGVECTOR:
+        raise KnowledgeBaseError(
+            f"pgvector {version} is too old: filtered searches need 0.8 or later"
+            " (`ALTER EXTENSION vector UPDATE` after installing it)"
         )
 
 

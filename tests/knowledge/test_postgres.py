@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from adaptive_rag.core.access import Reader
 from adaptive_rag.knowledge.postgres.store import PostgresStore
+from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import SAMPLE, HashEmbeddings
 
@@ -184,6 +185,47 @@ def test_a_very_long_word_is_stored_and_found(pg_schemas: Any) -> None:
     report = pg.ingest_documents([TextDocument("thai.txt", f"{word} and the kettle manual")])
     assert report.added == ["thai.txt"] and not report.failed
     assert pg.keyword_search(word, 3, Reader())  # keyed by its hash, at ingest and at query
+
+
+def test_a_role_that_may_only_read_opens_and_searches(pg_schemas: Any) -> None:
+    """A worker given read access alone (SELECT on the tables) searches an existing collection."""
+    import uuid
+
+    import psycopg
+    from adaptive_rag.knowledge.postgres.database import forget
+
+    uri = pg_schemas.fresh()
+    writer = PostgresStore.open(uri, "shared", "test:hash", True, HashEmbeddings())
+    writer.ingest([str(SAMPLE)], progress=False)
+    schema = uri.rsplit("search_path%3D", 1)[1].split("%2C", 1)[0]
+    role = f"reader_{uuid.uuid4().hex[:8]}"
+    admin = uri.split("?", 1)[0] + "?sslmode=disable"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+        conn.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
+        conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}")
+    try:
+        reading = PostgresStore.open(
+            uri.replace("://postgres@", f"://{role}@"),
+            "shared",
+            "test:hash",
+            False,
+            HashEmbeddings(),
+        )
+        question = "Kestrel battery restocking fee"
+        assert reading.keyword_search(question, 3, Reader()) == writer.keyword_search(
+            question, 3, Reader()
+        )
+        assert reading.vector_search(question, 3, reader=Reader())
+        found = HybridRetriever(kb=reading, k=3).invoke(question)  # graph and facets too
+        assert [d.id for d in found] == [
+            d.id for d in HybridRetriever(kb=writer, k=3).invoke(question)
+        ]
+    finally:
+        forget(role)
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"DROP OWNED BY {role}")
+            conn.execute(f"DROP ROLE {role}")
 
 
 def test_a_database_that_cannot_be_reached_says_so_without_the_password() -> None:
