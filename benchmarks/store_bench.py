@@ -88,6 +88,10 @@ def parity_table(sets: list[EvalSet], limit: int, embedding_model: str, uri: str
     return rows
 
 
+FOUND_WITHIN = 30
+"""Seconds the searcher looks for a write before counting it never found."""
+
+
 def visibility(uri: str, writes: int = 20) -> dict[str, Any]:
     """Time from a write's commit to another process's search finding it; its first search's cost.
 
@@ -109,13 +113,13 @@ def visibility(uri: str, writes: int = 20) -> dict[str, Any]:
         print("ready", flush=True)
         found = []
         for i in range({writes}):
-            word, took = f"marker{{i}}x", []
+            word, took, deadline = f"marker{{i}}x", [], time.time() + {FOUND_WITHIN}
             while True:
                 started = time.time()
                 hits = kb.keyword_search(word, 1, Reader())
                 took.append(time.time() - started)
-                if hits:
-                    found.append({{"at": time.time(), "took": took}})
+                if hits or started > deadline:  # never found: the run goes on, and says so
+                    found.append({{"at": time.time() if hits else None, "took": took}})
                     break
                 time.sleep(0.002)
         print(json.dumps(found), flush=True)
@@ -136,13 +140,16 @@ def visibility(uri: str, writes: int = 20) -> dict[str, Any]:
         committed.append(time.time())
     found = json.loads(child.stdout.readline())
     child.wait(timeout=60)
-    delays = [1000 * (f["at"] - c) for f, c in zip(found, committed, strict=True)]
+    delays = [
+        1000 * (f["at"] - c) for f, c in zip(found, committed, strict=True) if f["at"] is not None
+    ]
     first = [1000 * f["took"][-1] for f in found]  # the search that found it
     steady = [1000 * t for f in found for t in f["took"][:-1]]
     return {
         "writes": writes,
-        "commit to found, median ms": round(statistics.median(delays), 1),
-        "commit to found, max ms": round(max(delays), 1),
+        "never found": writes - len(delays),
+        "commit to found, median ms": round(statistics.median(delays), 1) if delays else None,
+        "commit to found, max ms": round(max(delays), 1) if delays else None,
         "finding search, median ms": round(statistics.median(first), 2),
         "other searches, median ms": round(statistics.median(steady), 2) if steady else None,
     }
