@@ -11,7 +11,8 @@ from collections.abc import Hashable
 from typing import Any
 
 from adaptive_rag.graph import edges
-from adaptive_rag.graph.builder import RECURSION_LIMIT, bind, build_builder
+from adaptive_rag.graph.binding import bind
+from adaptive_rag.graph.builder import RECURSION_LIMIT, build_builder
 from adaptive_rag.nodes.assess import assess
 from adaptive_rag.nodes.finalize import finalize
 from adaptive_rag.nodes.generate import generate

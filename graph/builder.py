@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Callable
 from typing import Any
 
-from adaptive_rag.core.cancel import watched
 from adaptive_rag.graph import edges
+from adaptive_rag.graph.binding import Node, bind
 from adaptive_rag.nodes.answer_general import answer_general
 from adaptive_rag.nodes.assess import assess
 from adaptive_rag.nodes.clarify import clarify
@@ -29,46 +26,13 @@ from adaptive_rag.nodes.transform_query import transform_query
 from adaptive_rag.nodes.web_search import web_search
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.state import InputState, OutputState, State, SubQuestionState
-from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
-from langchain_core.runnables.config import run_in_executor
-from langgraph._internal._runnable import RunnableCallable  # as langgraph-prebuilt uses it
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer
 
 RECURSION_LIMIT = 200
 """A backstop only: every loop already ends on its own budget well before this."""
-
-Node = Callable[[Any, Runtime[Context], Services], Update]
-
-
-def bind(node: Node, services: Services) -> RunnableCallable:
-    """Give a node the graph's services; async runs stop its model calls when cancelled.
-
-    Each run of a node is recorded in `steps` under the node's name (a node that writes `steps`
-    itself, as intake and finalize do, says what is recorded). LangGraph runs a sync node of an
-    async run in a worker thread, which a cancelled run (`runs.cancel`, a client gone) would
-    leave writing; the async half tells that thread to stop.
-    """
-
-    def run(state: Any, runtime: Runtime[Context]) -> Update:
-        update = node(state, runtime, services)
-        update.setdefault("steps", node.__name__)
-        return update
-
-    async def arun(state: Any, runtime: Runtime[Context]) -> Update:
-        stop = threading.Event()
-        try:
-            return await run_in_executor(None, watched(stop, run), state, runtime)
-        except asyncio.CancelledError:
-            stop.set()  # the thread's next token (or model call) raises RunCancelled
-            raise
-
-    run.__doc__ = arun.__doc__ = node.__doc__
-    return RunnableCallable(run, arun, name=node.__name__, trace=False)
-
 
 NODES: tuple[Node, ...] = (
     intake,

@@ -192,7 +192,7 @@ def node_touches(name: str) -> tuple[set[str], set[str]]:
     function = _functions(tree).get(name) if tree else None
     if function is not None:
         writes |= _returned(module, function)
-    writes.add("steps")  # graph/builder.bind records every run of a node
+    writes.add("steps")  # graph/binding.bind records every run of a node
     return reads, writes
 
 
@@ -222,7 +222,7 @@ def render() -> str:
         "Generated from the code by `python -m adaptive_rag.graph.state_map` (do not edit it by",
         "hand; tests/graph/test_state_map.py fails when it drifts). State is declared once, in",
         "[schema/state.py](../schema/state.py), with each key's meaning; a node returns an",
-        "`Update` of the keys it writes (`graph/builder.bind` adds the node's name to `steps`).",
+        "`Update` of the keys it writes (`graph/binding.bind` adds the node's name to `steps`).",
         "Reads include those made by the helpers a node hands its state to. Keys marked `Turn`",
         "there start afresh each turn (intake resets them);",
         "`sub_question` reads its own input, `SubQuestionState`, sent to it with `Send`.",
