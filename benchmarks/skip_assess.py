@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from adaptive_rag.evaluation.aggregate import paired
-from adaptive_rag.nodes.grading import READ_WHOLE
+from adaptive_rag.nodekit.grading import READ_WHOLE
 from goals import Row, rows, run_folder
 
 

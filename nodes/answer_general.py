@@ -12,7 +12,7 @@ from __future__ import annotations
 from adaptive_rag.core.citations import tidy
 from adaptive_rag.core.general import SURE_FROM, features, rare_names, sure
 from adaptive_rag.core.language import language_of
-from adaptive_rag.nodes.calling import ask_streamed, judged
+from adaptive_rag.nodekit.calling import ask_streamed, judged
 from adaptive_rag.prompts import answer_general as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adaptive_rag.knowledge.sources import reading_messages, worked_out
-from adaptive_rag.nodes.calling import ask_yes_no, judged, note
+from adaptive_rag.nodekit.calling import ask_yes_no, judged, note
 from adaptive_rag.prompts import assess as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of

@@ -15,8 +15,8 @@ import re
 from adaptive_rag.core.forms import general_form, small_talk
 from adaptive_rag.core.shape import has_parts, length, names_an_entity, nested_reference
 from adaptive_rag.knowledge.sources import retrieve
-from adaptive_rag.nodes.calling import ask, judged, note, note_degraded
-from adaptive_rag.nodes.grading import judge_sources
+from adaptive_rag.nodekit.calling import ask, judged, note, note_degraded
+from adaptive_rag.nodekit.grading import judge_sources
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
 from adaptive_rag.schema.context import Context

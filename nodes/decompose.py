@@ -9,7 +9,7 @@ with each thing a comparison names ("compare A and B") searched beside it. No mo
 from __future__ import annotations
 
 from adaptive_rag.core.shape import has_parts, nested_reference, split_parts
-from adaptive_rag.nodes.calling import judged
+from adaptive_rag.nodekit.calling import judged
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State

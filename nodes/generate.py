@@ -15,8 +15,8 @@ from adaptive_rag.knowledge.sources import (
     reading_messages,
     worked_out,
 )
-from adaptive_rag.nodes.calling import ask_streamed, note
-from adaptive_rag.nodes.citing import sources_for
+from adaptive_rag.nodekit.calling import ask_streamed, note
+from adaptive_rag.nodekit.citing import sources_for
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import describe_hops

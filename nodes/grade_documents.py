@@ -1,6 +1,6 @@
 """Grade documents (CRAG's retrieval evaluator): a fitted judge over search signals, no model call.
 
-The judging is `nodes.grading` (one typed result per search); this node writes it to the state:
+The judging is `nodekit.grading` (one typed result per search); this node writes it to the state:
 the sources to read in order with their probabilities, the doubted ones aside, CRAG's verdict,
 and whether the search is read whole. A question routed `simple` takes the light path: only its
 likely sources, never the rest of the search. Web results are not judged (they carry no search
@@ -9,8 +9,8 @@ signals) and are kept, first.
 
 from __future__ import annotations
 
-from adaptive_rag.nodes.calling import judged, note
-from adaptive_rag.nodes.grading import grade
+from adaptive_rag.nodekit.calling import judged, note
+from adaptive_rag.nodekit.grading import grade
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import from_web
 from adaptive_rag.schema.run_context import context_of

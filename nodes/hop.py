@@ -23,7 +23,7 @@ from adaptive_rag.knowledge.sources import (
     title_of,
     worked_out,
 )
-from adaptive_rag.nodes.calling import ask_json, judged, note, search_for
+from adaptive_rag.nodekit.calling import ask_json, judged, note, search_for
 from adaptive_rag.prompts import hop as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import describe_hops, links_of

@@ -6,7 +6,7 @@ nearness by meaning also matched different questions (docs/decisions.md).
 
 from __future__ import annotations
 
-from adaptive_rag.nodes.calling import note_failure
+from adaptive_rag.nodekit.calling import note_failure
 from adaptive_rag.schema.answer_scope import answer_scope
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of

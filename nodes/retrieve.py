@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adaptive_rag.nodes.calling import search_for
+from adaptive_rag.nodekit.calling import search_for
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import from_web
 from adaptive_rag.schema.run_context import context_of

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adaptive_rag.core.language import language_of
-from adaptive_rag.nodes.calling import ask
+from adaptive_rag.nodekit.calling import ask
 from adaptive_rag.prompts import rewrite_with_history as prompts
 from adaptive_rag.providers.replies import clean_line, message_text
 from adaptive_rag.schema.context import Context

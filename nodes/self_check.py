@@ -13,8 +13,8 @@ from adaptive_rag.core.answerability import FEATURES, answer_features, decline_b
 from adaptive_rag.core.grounding import check
 from adaptive_rag.core.unsaid import says_sources_lack
 from adaptive_rag.knowledge.sources import source_texts
-from adaptive_rag.nodes.calling import judged, note
-from adaptive_rag.nodes.citing import sources_for
+from adaptive_rag.nodekit.calling import judged, note
+from adaptive_rag.nodekit.citing import sources_for
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import from_web, verdict_score
 from adaptive_rag.schema.run_context import context_of

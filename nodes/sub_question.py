@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adaptive_rag.core.documents import doc_key
-from adaptive_rag.nodes.calling import search_for
+from adaptive_rag.nodekit.calling import search_for
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import SubQuestionState

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adaptive_rag.core.secrets import describe
-from adaptive_rag.nodes.calling import note_failure
+from adaptive_rag.nodekit.calling import note_failure
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from adaptive_rag.nodes.grading import READ_WHOLE
+from adaptive_rag.nodekit.grading import READ_WHOLE
 
 WHOLE = [
     {"node": "grade_documents", "detail": f"kept 2 of 4; the other 2 read after them, {READ_WHOLE}"}
