@@ -24,6 +24,9 @@ Questions = Annotated[
     list[Path] | None,
     typer.Option(help="A questions JSONL of your own (repeatable; each with a --corpus)."),
 ]
+Limit = Annotated[int, typer.Option(help="Questions per data set (0: all).")]
+EmbeddingModel = Annotated[str, typer.Option(help="Embedding model.")]
+Out = Annotated[Path | None, typer.Option(help="Also write the tables here (Markdown).")]
 Corpus = Annotated[
     list[Path] | None, typer.Option(help="The corpus JSONL of each --questions, in order.")
 ]
@@ -42,18 +45,18 @@ def _chosen(sets: str, questions: list[Path] | None, corpus: list[Path] | None) 
 
 @bench.command("retrieval")
 def bench_retrieval(
-    limit: Annotated[int, typer.Option(help="Questions per data set (0: all).")] = 200,
+    limit: Limit = 200,
     sets: Sets = "multihop_rag,squad2,cmrc2018",
     questions: Questions = None,
     corpus: Corpus = None,
     sizes: Annotated[
         str, typer.Option(help="Synthetic collection sizes for latency.")
     ] = "1000,10000,100000",
-    embedding_model: Annotated[str, typer.Option(help="Embedding model.")] = "auto",
+    embedding_model: EmbeddingModel = "auto",
     fusions: Annotated[
         bool, typer.Option("--fusions/--no-fusions", help="Also score the graph's fusion variants.")
     ] = False,
-    out: Annotated[Path | None, typer.Option(help="Also write the tables here (Markdown).")] = None,
+    out: Out = None,
     recall_table: Annotated[
         bool, typer.Option("--recall/--no-recall", help="Measure recall.")
     ] = True,
@@ -78,11 +81,11 @@ def bench_retrieval(
 
 @bench.command("stores")
 def bench_stores(
-    limit: Annotated[int, typer.Option(help="Questions per data set (0: all).")] = 150,
+    limit: Limit = 150,
     sets: Sets = "multihop_rag,squad2,cmrc2018",
     questions: Questions = None,
     corpus: Corpus = None,
-    embedding_model: Annotated[str, typer.Option(help="Embedding model.")] = "auto",
+    embedding_model: EmbeddingModel = "auto",
     writes: Annotated[int, typer.Option(help="Writes timed for visibility (0: none).")] = 20,
     sizes: Annotated[
         str, typer.Option(help="Synthetic collection sizes loaded into both stores ('' for none).")
@@ -90,7 +93,7 @@ def bench_stores(
     chroma_up_to: Annotated[
         int, typer.Option(help="Sizes above this many chunks load PostgreSQL alone.")
     ] = 100_000,
-    out: Annotated[Path | None, typer.Option(help="Also write the tables here (Markdown).")] = None,
+    out: Out = None,
 ) -> None:
     """Compare the PostgreSQL store (KNOWLEDGE_URI) with Chroma: recall, time, write visibility."""
     import os
@@ -119,21 +122,21 @@ def bench_stores(
 
 @bench.command("fusion")
 def bench_fusion(
-    limit: Annotated[int, typer.Option(help="Questions per data set (0: all).")] = 150,
+    limit: Limit = 150,
     sets: Sets = "multihop_rag,squad2,cmrc2018",
     questions: Questions = None,
     corpus: Corpus = None,
     held_out: Annotated[
         str, typer.Option(help="Comma-separated sets scored but never fitted on.")
     ] = "hotpot_pool",
-    embedding_model: Annotated[str, typer.Option(help="Embedding model.")] = "auto",
+    embedding_model: EmbeddingModel = "auto",
     scores: Annotated[
         Path | None,
         typer.Option(
             help="Per-question scores: read from this JSON if it exists, else saved to it."
         ),
     ] = None,
-    out: Annotated[Path | None, typer.Option(help="Also write the table here (Markdown).")] = None,
+    out: Out = None,
 ) -> None:
     """Score the fusion against its best single channel, with channel weights fitted held out."""
     import json
@@ -163,7 +166,7 @@ def bench_store_answers(
         list[str],
         typer.Argument(help="CHROMA_RUN,POSTGRES_RUN: two `eval run` folders of the same set."),
     ],
-    out: Annotated[Path | None, typer.Option(help="Also write the table here (Markdown).")] = None,
+    out: Out = None,
 ) -> None:
     """Pair the adaptive graph's answers on the Chroma store and on the PostgreSQL store."""
     import store_bench as stb
@@ -186,7 +189,7 @@ def bench_access(
     embedding_model: Annotated[
         str, typer.Option(help="Embeds the queries ('random': none, the search alone).")
     ] = "auto",
-    out: Annotated[Path | None, typer.Option(help="Also write the table here (Markdown).")] = None,
+    out: Out = None,
 ) -> None:
     """Time retrieval as one tenant (filtered) against unfiltered, interleaved, per search mode."""
     from access_bench import access_table
@@ -199,7 +202,7 @@ def bench_access(
 @bench.command("models")
 def bench_models(
     limit: Annotated[int, typer.Option(help="Items per task.")] = 20,
-    out: Annotated[Path | None, typer.Option(help="Also write the table here (Markdown).")] = None,
+    out: Out = None,
 ) -> None:
     """Embedded model: load time; per node latency, tokens and parse failures."""
     import model_bench as mb
@@ -261,7 +264,7 @@ def bench_answer_cache(
     datasets: Annotated[str, typer.Option(help="Comma-separated shared sets.")] = (
         "squad2,cmrc2018,multihop_rag"
     ),
-    embedding_model: Annotated[str, typer.Option(help="Embedding model.")] = "auto",
+    embedding_model: EmbeddingModel = "auto",
     closest: Annotated[int, typer.Option(help="Also list the most alike pairs per set.")] = 3,
 ) -> None:
     """Count false hits of answer-cache thresholds: alike questions that want other answers."""
