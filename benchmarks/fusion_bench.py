@@ -2,10 +2,11 @@
 
 Each set's corpus is ingested once (e5); every question is searched by each single channel
 (keyword, vector) and by the default search (hybrid + graph + facets) under each candidate
-weighting of the channels in its reciprocal rank fusion. The query's embedding is made once per
-question. For each set left out in turn, the weighting with the best mean margin over the best
-single channel (AllGold at k = 2, 4 and 10) on the other sets is chosen and scored on the one
-left out; a set named in `held_out` is never fitted on, only scored.
+weighting of the channels in its reciprocal rank fusion, and fused by scores instead (ScoreFused).
+The query's embedding is made once per question. For each set left out in turn, the
+weighting with the best mean margin over the best single channel (AllGold at k = 2, 4 and 10) on
+the other sets is chosen and scored on the one left out; a set named in `held_out` is never
+fitted on, only scored.
 """
 
 from __future__ import annotations
