@@ -150,9 +150,10 @@ def bench_fusion(
         per_set = fb.scores_per_set(_chosen(sets, questions, corpus), limit, embedding_model)
         if scores is not None:
             scores.write_text(json.dumps(per_set), encoding="utf-8")
-    rows = fb.held_out_rows(per_set, [s.strip() for s in held_out.split(",") if s.strip()])
+    never_fitted = [s.strip() for s in held_out.split(",") if s.strip()]
+    rows = fb.held_out_rows(per_set, never_fitted)
     columns = list(dict.fromkeys(key for row in rows for key in row))  # some rows have more
-    signals = fb.signal_rows(per_set, [s.strip() for s in held_out.split(",") if s.strip()])
+    signals = fb.signal_rows(per_set, never_fitted)
     _emit(
         f"### The fusion against its best channel\n\n{table(rows, columns)}\n\n"
         f"### What a question's searches say of the better channel\n\n{table(signals)}\n",

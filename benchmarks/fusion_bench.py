@@ -18,7 +18,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from adaptive_rag.core.access import Reader
+from adaptive_rag.evaluation.judge_fit import auc
 from adaptive_rag.evaluation.metrics import ranking_scores
 from adaptive_rag.evaluation.sets import EvalSet
 from adaptive_rag.knowledge.retriever import HybridRetriever
@@ -135,12 +137,15 @@ def _mean(scores: list[dict[str, float]], metric: str) -> float:
     return statistics.mean(s[metric] for s in scores)
 
 
+def _best(per_config: dict[str, list[dict[str, float]]], k: int) -> float:
+    """Return the best single channel's AllGold@k."""
+    return max(_mean(per_config[c], f"allgold@{k}") for c in ("keyword", "vector"))
+
+
 def margin(per_config: dict[str, list[dict[str, float]]], label: str) -> float:
     """Mean over k of AllGold@k of a candidate minus the best single channel's."""
     return statistics.mean(
-        _mean(per_config[label], f"allgold@{k}")
-        - max(_mean(per_config[c], f"allgold@{k}") for c in ("keyword", "vector"))
-        for k in KS
+        _mean(per_config[label], f"allgold@{k}") - _best(per_config, k) for k in KS
     )
 
 
@@ -181,8 +186,7 @@ def held_out_rows(
                 below = [
                     str(k)
                     for k in KS
-                    if _mean(per_config[label], f"allgold@{k}")
-                    < max(_mean(per_config[c], f"allgold@{k}") for c in ("keyword", "vector"))
+                    if _mean(per_config[label], f"allgold@{k}") < _best(per_config, k)
                 ]
                 row["below the best channel at k"] = ", ".join(below) or "none"
             rows.append(row)
@@ -221,18 +225,16 @@ def signal_rows(
                 labelled.append(
                     (found["keyword"], found["vector"], value["vector"] > value["keyword"])
                 )
+    vector_better = np.asarray([y for _, _, y in labelled], dtype=float)
     rows = []
     for label, signal in SIGNALS.items():
-        better = [signal(kw, vec) for kw, vec, y in labelled if y]
-        worse = [signal(kw, vec) for kw, vec, y in labelled if not y]
-        pairs = sum((b > w) + 0.5 * (b == w) for b in better for w in worse)
-        auc = pairs / (len(better) * len(worse)) if better and worse else float("nan")
+        area = auc(vector_better, np.asarray([signal(kw, vec) for kw, vec, _ in labelled]))
         rows.append(
             {
                 "signal": label,
                 "questions": len(labelled),
-                "vector better": len(better),
-                "AUC for vector better": round(auc, 3),
+                "vector better": int(vector_better.sum()),
+                "AUC for vector better": float("nan") if area is None else round(area, 3),
             }
         )
     return rows

@@ -273,7 +273,9 @@ def scale_pair(
                     round(measured[int(0.95 * (len(measured) - 1))], 1) if measured else ""
                 )
             row["p50 postgres / chroma"] = (
-                round(row["postgres p50 ms"] / row["chroma p50 ms"], 2) if chroma else ""
+                round(row["postgres p50 ms"] / row["chroma p50 ms"], 2)
+                if chroma is not None
+                else ""
             )
             row["database MB"] = _database_mb(pg)
             row["worker peak MB"] = _worker_memory(uri, name, asked, dim)
