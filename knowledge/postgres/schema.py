@@ -58,8 +58,9 @@ def ensure_registry(conn: Any) -> None:
     """
     import psycopg
 
-    if _version(conn) is not None and _registry_exists(conn):
-        _check_version(conn)
+    version = _version(conn)
+    if version is not None and _registry_exists(conn):
+        _check_version(version)
         return
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_SPACE,))
@@ -71,7 +72,7 @@ def ensure_registry(conn: Any) -> None:
                 " install pgvector 0.8 or later on the server and run `CREATE EXTENSION vector`"
                 " once as its owner"
             ) from exc
-        _check_version(conn)
+        _check_version(_version(conn) or "0.0")
         conn.execute(
             f"""CREATE TABLE IF NOT EXISTS {REGISTRY} (
                 name text PRIMARY KEY,
@@ -95,9 +96,8 @@ def _registry_exists(conn: Any) -> bool:
     return conn.execute("SELECT to_regclass(%s)", (REGISTRY,)).fetchone()[0] is not None
 
 
-def _check_version(conn: Any) -> None:
-    """KnowledgeBaseError when the installed pgvector is older than PGVECTOR."""
-    version = _version(conn) or "0.0"
+def _check_version(version: str) -> None:
+    """KnowledgeBaseError when the installed pgvector's `version` is older than PGVECTOR."""
     if tuple(int(p) for p in version.split(".")[:2]) < PGVECTOR:
         raise KnowledgeBaseError(
             f"pgvector {version} is too old: filtered searches need 0.8 or later"
