@@ -5,28 +5,20 @@ from __future__ import annotations
 from typing import Literal
 
 from adaptive_rag.core.forms import small_talk
-from adaptive_rag.schema.reading import answered_before, from_web, has_history
-from adaptive_rag.schema.reading import switched_on as _on
+from adaptive_rag.schema.reading import answered_before, budget, from_web, has_history, rule_on
 from adaptive_rag.schema.state import State, SubQuestionState
 from langgraph.types import Send
-
-Budget = Literal["max_rewrites", "max_regenerations", "max_web_searches", "max_hops"]
-
-
-def _budget(state: State, name: Budget) -> int:
-    """Return a budget copied into state at intake (0 if missing: spend nothing)."""
-    return int((state.get("settings") or {}).get(name, 0))
 
 
 def can_rewrite(state: State) -> bool:
     """Whether another query rewrite fits the budget."""
-    return state.get("rewrites", 0) < _budget(state, "max_rewrites")
+    return state.get("rewrites", 0) < budget(state, "rewrite_budget")
 
 
 def can_search_web(state: State) -> bool:
     """Whether the web is reachable and another web search fits the budget."""
-    return bool(state.get("web_available")) and state.get("web_searches", 0) < _budget(
-        state, "max_web_searches"
+    return bool(state.get("web_available")) and state.get("web_searches", 0) < budget(
+        state, "web_search_budget"
     )
 
 
@@ -34,7 +26,8 @@ def after_intake(state: State) -> Literal["recall", "classify", "finalize"]:
     """Refused input goes straight to the answer that says why; a first question may be cached."""
     if state.get("error"):
         return "finalize"
-    return "recall" if _on(state, "answer_cache") and not has_history(state) else "classify"
+    cached = rule_on(state, "uses_answer_cache") and not has_history(state)
+    return "recall" if cached else "classify"
 
 
 def after_recall(state: State) -> Literal["classify", "finalize"]:
@@ -53,7 +46,11 @@ def after_finalize(state: State) -> Literal["remember", "__end__"]:
         and route is not None
         and route["category"] not in ("realtime", "general")
         and state.get("mode") != "direct"  # from the model's own knowledge, not the documents
-        and (state.get("verified") or state.get("check") is None or not _on(state, "answer_check"))
+        and (
+            state.get("verified")
+            or state.get("check") is None
+            or not rule_on(state, "checks_answers")
+        )
     )
     return "remember" if keep else "__end__"
 
@@ -66,7 +63,7 @@ def may_answer_generally(state: State) -> bool:
     decline = state.get("decline")
     route = state.get("route")
     return (
-        _on(state, "general_questions")
+        rule_on(state, "answers_general_questions")
         and not state.get("general_tried")
         and not answered_before(state)
         and decline is not None
@@ -102,13 +99,13 @@ def route_question(
     if category == "follow_up":  # each of these runs at most once per turn
         if has_history(state) and not state.get("history_rewritten"):
             return "rewrite_with_history"
-        if _on(state, "clarify") and not state.get("clarified"):
+        if rule_on(state, "asks_to_clarify") and not state.get("clarified"):
             return "clarify"
         return "retrieve"
     if category == "general" and small_talk(state.get("standalone") or ""):
         return "generate"  # a greeting, a sum, a translation: no fact to know or look up
     if category == "general":
-        return "answer_general" if _on(state, "general_questions") else "retrieve"
+        return "answer_general" if rule_on(state, "answers_general_questions") else "retrieve"
     if category == "complex":
         return "decompose"
     if category == "realtime" and can_search_web(state):
@@ -141,7 +138,7 @@ def fan_out(state: State) -> list[Send] | Literal["retrieve", "hop"]:
 def after_hop(state: State) -> Literal["hop", "generate"]:
     """Hop again while the model needs another fact, has a new query, and the budget lasts."""
     hops = state.get("hops") or []
-    if not hops or hops[-1]["done"] or len(hops) >= _budget(state, "max_hops"):
+    if not hops or hops[-1]["done"] or len(hops) >= budget(state, "hop_budget"):
         return "generate"
     query = (state.get("next_query") or "").strip().casefold()
     if not query or query in {h["query"].strip().casefold() for h in hops}:
@@ -184,7 +181,7 @@ def after_generate(state: State) -> Literal["self_check", "answer_general", "fin
         return "answer_general" if may_answer_generally(state) else "finalize"
     has_sources = bool(state.get("documents"))
     checkable = state.get("mode") in ("rag", "synthesis", "regenerate") and has_sources
-    wanted = _on(state, "answer_check") or _on(state, "declines")
+    wanted = rule_on(state, "checks_answers") or rule_on(state, "declines_unlikely_answers")
     return "self_check" if checkable and wanted else "finalize"
 
 
@@ -206,7 +203,7 @@ def after_self_check(
             return "transform_query"
         return "answer_general" if may_answer_generally(state) else "finalize"
     regenerated = state.get("regenerations", 0)
-    return "generate" if regenerated < _budget(state, "max_regenerations") else "finalize"
+    return "generate" if regenerated < budget(state, "regeneration_budget") else "finalize"
 
 
 def after_answer_general(state: State) -> Literal["finalize", "retrieve"]:

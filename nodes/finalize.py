@@ -14,7 +14,7 @@ from adaptive_rag.schema.reading import (
     GROUNDED,
     PASSED,
     links_of,
-    switched_on,
+    rule_on,
     verdict_score,
 )
 from adaptive_rag.schema.run_context import context_of
@@ -150,7 +150,7 @@ def settle(state: State) -> Settled:
         # a later attempt found nothing, came back empty or failed: an earlier answer the check
         # found answers the question is still better (marked unverified unless it passed)
         if best and best_score in (ANSWERED, PASSED):
-            if best_score == ANSWERED and switched_on(state, "decline_unsupported"):
+            if best_score == ANSWERED and rule_on(state, "declines_unsupported_answers"):
                 detail = "an earlier answer had no support and the next came back without one"
                 return Settled("", [], Decline(reason="unsupported", detail=detail), False, "")
             return Settled(best, best_sources, None, True, best_id)
@@ -163,7 +163,7 @@ def settle(state: State) -> Settled:
             return Settled("", sources, Decline(reason="not_in_sources", detail=detail), False, "")
         answer, sources, answer_id = best, best_sources, best_id
     unsupported = max(best_score, verdict_score(check)) < GROUNDED
-    if unsupported and switched_on(state, "decline_unsupported"):
+    if unsupported and rule_on(state, "declines_unsupported_answers"):
         detail = check["feedback"] or "the self-check found no support"
         return Settled("", [], Decline(reason="unsupported", detail=detail), False, answer_id)
     return Settled(answer, sources, None, True, answer_id)
@@ -253,12 +253,12 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
         "answer": answer,
         "sources": sources,
         "confidence": confidence({**state, "decline": decline, "sources": sources}),
-        "verified": passed(state) and answerable and switched_on(state, "answer_check"),
+        "verified": passed(state) and answerable and rule_on(state, "checks_answers"),
         "answerable": answerable,
         "decline": decline,
         "notices": notices,
         "language": language,
-        "diagnostics": diagnostics(state, "miss" if switched_on(state, "answer_cache") else "off"),
+        "diagnostics": diagnostics(state, "miss" if rule_on(state, "uses_answer_cache") else "off"),
         # the id of the streamed tokens, so a chat UI replaces them with this final text
         "messages": [
             AIMessage(

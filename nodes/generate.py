@@ -19,7 +19,7 @@ from adaptive_rag.nodekit.calling import ask_streamed, note
 from adaptive_rag.nodekit.citing import sources_for
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.reading import describe_hops
+from adaptive_rag.schema.reading import budget, describe_hops
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
@@ -158,7 +158,7 @@ def _write(
     answer = _clean(text, state)
     problem = _problem(answer, language, from_sources)
     spent = state.get("regenerations", 0) + int(update.get("regenerations") or 0)
-    if problem and spent < ctx.max_regenerations:
+    if problem and spent < budget(state, "regeneration_budget"):
         cue = HumanMessage(prompts.RETRY[problem].format(language=language_name(language)))
         again = [*messages, AIMessage(text), cue]
         retry = ask_streamed(update, "generate", services.chat, ctx, again, "no answer")

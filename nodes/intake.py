@@ -63,23 +63,24 @@ def intake(state: State, runtime: Runtime[Context], services: Services) -> Updat
 def _fresh_turn(ctx: Context, services: Services) -> Update:
     """Return the update that starts a question: every per-turn key at its declared start value.
 
-    What a turn starts from depends on the run only here: the web, and the settings edges read.
+    What a turn starts from depends on the run only here: the web, and the rules nodes and edges
+    read (schema.values.TurnRules).
     """
     web = services.web(ctx)
     fresh = cast(Update, fresh_turn())
     fresh["steps"] = [RESET, "intake"]
     fresh["web_available"] = web is not None
     fresh["web_status"] = services.web_off(ctx, web)
-    fresh["settings"] = {
-        "max_rewrites": ctx.max_rewrites,
-        "max_regenerations": ctx.max_regenerations,
-        "max_web_searches": ctx.max_web_searches,
-        "answer_check": ctx.answer_check != "off",
-        "decline_unsupported": ctx.answer_check == "decline",
-        "declines": ctx.declines == "when_unlikely",
-        "general_questions": ctx.general_questions == "answer",
-        "clarify": ctx.clarify,
-        "max_hops": ctx.max_hops,
-        "answer_cache": ctx.answer_cache,
+    fresh["rules"] = {
+        "rewrite_budget": ctx.max_rewrites,
+        "regeneration_budget": ctx.max_regenerations,
+        "web_search_budget": ctx.max_web_searches,
+        "hop_budget": ctx.max_hops,
+        "checks_answers": ctx.answer_check != "off",
+        "declines_unsupported_answers": ctx.answer_check == "decline",
+        "declines_unlikely_answers": ctx.declines == "when_unlikely",
+        "answers_general_questions": ctx.general_questions == "answer",
+        "asks_to_clarify": ctx.clarify,
+        "uses_answer_cache": ctx.answer_cache,
     }
     return fresh

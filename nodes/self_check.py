@@ -16,7 +16,7 @@ from adaptive_rag.knowledge.sources import source_texts
 from adaptive_rag.nodekit.calling import judged, note
 from adaptive_rag.nodekit.citing import sources_for
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.reading import from_web, verdict_score
+from adaptive_rag.schema.reading import from_web, rule_on, verdict_score
 from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
@@ -45,7 +45,7 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> U
     grounding = check(body, sources, question)
     update: Update = {}
     answer = state.get("answer") or ""
-    checking = ctx.answer_check != "off"  # off: grounding is only a signal of answerability
+    checking = rule_on(state, "checks_answers")  # off: grounding only signals answerability
     if checking and grounding.changed:
         answer = answer.replace(body, grounding.answer)
         update["answer"] = answer
@@ -72,7 +72,7 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> U
         answerable, probability, detail = False, None, "the answer says its sources do not state it"
     else:
         answerable, probability, detail = _answerable(features, state, ctx, services, update)
-    answerable = answerable or ctx.declines == "never"
+    answerable = answerable or not rule_on(state, "declines_unlikely_answers")
     method: JudgeMethod = "fitted" if probability is not None else "rule"
     verdict = "answer" if answerable else "decline"
     judged(update, "self_check", method, probability, verdict, detail)

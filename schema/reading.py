@@ -23,18 +23,24 @@ def conversation(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
 
 
 Switch = Literal[
-    "answer_check",
-    "decline_unsupported",
-    "declines",
-    "general_questions",
-    "clarify",
-    "answer_cache",
+    "checks_answers",
+    "declines_unsupported_answers",
+    "declines_unlikely_answers",
+    "answers_general_questions",
+    "asks_to_clarify",
+    "uses_answer_cache",
 ]
+Budget = Literal["rewrite_budget", "regeneration_budget", "web_search_budget", "hop_budget"]
 
 
-def switched_on(state: State, name: Switch) -> bool:
-    """Return a switch copied into state at intake (off if missing)."""
-    return bool((state.get("settings") or {}).get(name, False))
+def rule_on(state: State, name: Switch) -> bool:
+    """Return one of the turn's switches (schema.values.TurnRules; off if missing)."""
+    return bool((state.get("rules") or {}).get(name, False))
+
+
+def budget(state: State, name: Budget) -> int:
+    """Return one of the turn's budgets (schema.values.TurnRules; 0 if missing: spend nothing)."""
+    return int((state.get("rules") or {}).get(name, 0))
 
 
 def has_history(state: State) -> bool:

@@ -38,7 +38,7 @@ from adaptive_rag.schema.values import (
     Shape,
     Source,
     SubSearch,
-    TurnSettings,
+    TurnRules,
 )
 from langchain_core.documents import Document
 from langchain_core.messages import AnyMessage
@@ -122,8 +122,8 @@ class State(InputState, OutputState, total=False):
     """Why the input was refused (empty, too long); empty when valid."""
     web_available: Annotated[bool, Turn(False)]
     """Whether a web search can be attempted this turn."""
-    settings: Annotated[TurnSettings, Turn({})]
-    """Budgets and switches copied from Context at intake, so edge functions stay pure."""
+    rules: Annotated[TurnRules, Turn({})]
+    """The turn's budgets and switches, taken from Context at intake (nodes and edges read them)."""
     documents: Annotated[list[Document], Turn(RESET), merge_documents]
     """Documents gathered this turn (knowledge base and web)."""
     doc_scores: Annotated[list[float], Turn([])]

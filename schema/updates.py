@@ -26,7 +26,7 @@ from adaptive_rag.schema.values import (
     Shape,
     Source,
     SubSearch,
-    TurnSettings,
+    TurnRules,
 )
 from langchain_core.documents import Document
 from langchain_core.messages import AnyMessage
@@ -58,7 +58,7 @@ class Update(TypedDict, total=False):
     clarification: str
     error: str
     web_available: bool
-    settings: TurnSettings
+    rules: TurnRules
     documents: Document | Sequence[Document | Reset] | Reset
     doc_scores: list[float]
     relevance: Relevance | None

@@ -181,25 +181,35 @@ class Diagnostics(TypedDict):
     """Every judgment of the turn in order, each with its method and score."""
 
 
-class TurnSettings(TypedDict, total=False):
-    """What the edges need from Context, copied at intake (a missing budget spends nothing)."""
+class TurnRules(TypedDict, total=False):
+    """The budgets and switches a turn follows, taken from Context once, at intake.
 
-    max_rewrites: int
-    max_regenerations: int
-    max_web_searches: int
-    max_hops: int
-    answer_check: bool
-    """Check written answers against their sources (answer_check is not 'off')."""
-    decline_unsupported: bool
+    Nodes and edges read these, never the Context fields they come from, so an edge stays a pure
+    function of the state and a checkpoint shows what its turn ran under. A missing budget spends
+    nothing; a missing switch is off.
+    """
+
+    rewrite_budget: int
+    """Query rewrites the turn may make (Context.max_rewrites)."""
+    regeneration_budget: int
+    """Answers the turn may write again (Context.max_regenerations)."""
+    web_search_budget: int
+    """Web searches the turn may make (Context.max_web_searches)."""
+    hop_budget: int
+    """Searches a multi-step question may make in sequence (Context.max_hops)."""
+    checks_answers: bool
+    """Check written answers against their sources (Context.answer_check is not 'off')."""
+    declines_unsupported_answers: bool
     """Decline an answer still unsupported when its budget is spent (answer_check 'decline')."""
-    declines: bool
+    declines_unlikely_answers: bool
     """Decline when the sources are unlikely to answer the question (declines 'when_unlikely')."""
-    general_questions: bool
+    answers_general_questions: bool
     """Answer from the model's own knowledge what the documents do not (general_questions
     'answer')."""
-    clarify: bool
-    answer_cache: bool
-    """Look for (and keep) earlier answers to the same question."""
+    asks_to_clarify: bool
+    """Ask back when a follow-up cannot be read on its own (Context.clarify)."""
+    uses_answer_cache: bool
+    """Look for (and keep) earlier answers to the same question (Context.answer_cache)."""
 
 
 class Recall(TypedDict):

@@ -10,11 +10,16 @@ from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Send
 
-SETTINGS = {"max_rewrites": 1, "max_regenerations": 1, "max_web_searches": 1, "answer_check": 1}
+RULES = {
+    "rewrite_budget": 1,
+    "regeneration_budget": 1,
+    "web_search_budget": 1,
+    "checks_answers": 1,
+}
 
 
 def state(**fields: Any) -> Any:
-    return {"settings": dict(SETTINGS), **fields}
+    return {"rules": dict(RULES), **fields}
 
 
 def route(category: str) -> dict[str, str]:
@@ -36,9 +41,9 @@ def test_follow_up_rewrites_with_history_and_clarifies_without() -> None:
         "rewrite_with_history"
     )
     lone = state(route=route("follow_up"), messages=[HumanMessage("what about it?")])
-    assert edges.route_question({**lone, "settings": {**SETTINGS, "clarify": 1}}) == "clarify"
-    assert edges.route_question({**lone, "settings": {**SETTINGS, "clarify": 0}}) == "retrieve"
-    asked = {**lone, "settings": {**SETTINGS, "clarify": 1}, "clarified": True}
+    assert edges.route_question({**lone, "rules": {**RULES, "asks_to_clarify": 1}}) == "clarify"
+    assert edges.route_question({**lone, "rules": {**RULES, "asks_to_clarify": 0}}) == "retrieve"
+    asked = {**lone, "rules": {**RULES, "asks_to_clarify": 1}, "clarified": True}
     assert edges.route_question(asked) == "retrieve"  # asked once per turn, never again
     rewritten = state(route=route("follow_up"), messages=two_turns, history_rewritten=True)
     assert edges.route_question(rewritten) == "retrieve"  # rewritten once per turn, never again
@@ -74,8 +79,8 @@ def test_route_question(category: str, web: bool, expected: str) -> None:
 def test_a_general_question_is_answered_by_its_kind(
     question: str, general_questions: int, expected: str
 ) -> None:
-    settings = {**SETTINGS, "general_questions": general_questions}
-    routed = state(route=route("general"), standalone=question, settings=settings)
+    rules = {**RULES, "answers_general_questions": general_questions}
+    routed = state(route=route("general"), standalone=question, rules=rules)
     assert edges.route_question(routed) == expected
 
 
@@ -84,22 +89,22 @@ def decline(reason: str) -> dict[str, str]:
 
 
 def test_a_decline_the_documents_caused_may_be_answered_from_general_knowledge() -> None:
-    on = {**SETTINGS, "general_questions": 1}
-    assert edges.after_generate(state(decline=decline("no_relevant_documents"), settings=on)) == (
+    on = {**RULES, "answers_general_questions": 1}
+    assert edges.after_generate(state(decline=decline("no_relevant_documents"), rules=on)) == (
         "answer_general"
     )
-    assert edges.after_generate(state(decline=decline("no_knowledge_base"), settings=on)) == (
+    assert edges.after_generate(state(decline=decline("no_knowledge_base"), rules=on)) == (
         "finalize"  # the store could not be searched: the answer says so
     )
-    tried = state(decline=decline("not_in_sources"), settings=on, general_tried=True)
+    tried = state(decline=decline("not_in_sources"), rules=on, general_tried=True)
     assert edges.after_generate(tried) == "finalize"  # once a turn
-    now = state(decline=decline("no_documents"), settings=on, route=route("realtime"))
+    now = state(decline=decline("no_documents"), rules=on, route=route("realtime"))
     assert edges.after_generate(now) == "finalize"  # what is true today no model knows
-    kept = state(decline=decline("empty_answer"), settings=on, best_answer="A.", best_score=1)
+    kept = state(decline=decline("empty_answer"), rules=on, best_answer="A.", best_score=1)
     assert edges.after_generate(kept) == "finalize"  # an earlier answer is kept instead
-    off = state(decline=decline("no_relevant_documents"), settings=SETTINGS)
+    off = state(decline=decline("no_relevant_documents"), rules=RULES)
     assert edges.after_generate(off) == "finalize"
-    unanswered = state(check=check(True, False), decline=decline("not_in_sources"), settings=on)
+    unanswered = state(check=check(True, False), decline=decline("not_in_sources"), rules=on)
     assert edges.after_self_check(unanswered) == "answer_general"
 
 
@@ -176,12 +181,15 @@ def test_after_generate_checks_only_answers_with_sources() -> None:
     assert edges.after_generate(state(mode="rag", documents=[])) == "finalize"
     assert edges.after_generate(state(mode="fallback")) == "finalize"
     assert edges.after_generate(state(mode="none", documents=[doc])) == "finalize"
-    no_check = {**SETTINGS, "answer_check": 0}
-    assert edges.after_generate({"settings": no_check, "mode": "rag", "documents": [doc]}) == (
+    no_check = {**RULES, "checks_answers": 0}
+    assert edges.after_generate({"rules": no_check, "mode": "rag", "documents": [doc]}) == (
         "finalize"
     )
-    declines_only = {**no_check, "declines": 1}  # the check runs for the decline alone
-    assert edges.after_generate({"settings": declines_only, "mode": "rag", "documents": [doc]}) == (
+    declines_only = {
+        **no_check,
+        "declines_unlikely_answers": 1,
+    }  # the check runs for the decline alone
+    assert edges.after_generate({"rules": declines_only, "mode": "rag", "documents": [doc]}) == (
         "self_check"
     )
 

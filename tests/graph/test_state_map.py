@@ -20,7 +20,7 @@ def test_it_maps_every_node_of_the_graph() -> None:
 
 def test_reads_and_writes_are_found_where_the_code_has_them() -> None:
     reads, writes = state_map.node_touches("intake")
-    assert {"settings", "web_available", "standalone"} <= writes  # its own helper's update
+    assert {"rules", "web_available", "standalone"} <= writes  # its own helper's update
     reads, writes = state_map.node_touches("grade_documents")
     assert "route" in reads and {"relevance", "read_whole", "judgments"} <= writes  # judged()
     _, writes = state_map.node_touches("transform_query")
