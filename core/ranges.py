@@ -158,11 +158,6 @@ def _quantities(text: str) -> list[Quantity]:
     return sorted(found, key=lambda item: item[1])
 
 
-def ranges_in(text: str) -> list[tuple[Decimal, Decimal, str]]:
-    """Return the two-ended ranges a text states, as (low, high, unit), in order."""
-    return [(low, high, unit) for low, high, unit, _ in _ranges(text)]
-
-
 def _ranges(text: str) -> list[tuple[Decimal, Decimal, str, int]]:
     """Return the ranges a text states, each with where it starts."""
     found = []

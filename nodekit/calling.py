@@ -40,7 +40,7 @@ def note(update: Update, line: str) -> None:
     update["notes"] = [*_lines(update.get("notes")), line]
 
 
-def note_degraded(update: Update, node: str, docs: list[Document]) -> None:
+def _note_degraded(update: Update, node: str, docs: list[Document]) -> None:
     """Note when one of the two searches failed and the other served alone."""
     degraded = next((d.metadata["degraded"] for d in docs if d.metadata.get("degraded")), "")
     if degraded:
@@ -53,22 +53,25 @@ def search_for(
     services: Services,
     ctx: Context,
     query: str,
-    then: str,
+    then: str | None,
     seeds: Sequence[str] = (),
 ) -> list[Document] | None:
     """Search the knowledge base (k sources) for a node: counted, a search that served alone noted.
 
-    `seeds` start the entity graph's walk. A failed search (store down, no knowledge base) is
-    noted as the node's typed failure, with `then` saying what the node does instead, and gives
-    None.
+    `seeds` start the entity graph's walk. A failed search (store down, no knowledge base) gives
+    None. It is noted as the node's typed failure, with `then` saying what the node does instead;
+    with `then` None the search was a probe, whose failure is left to the node that searches next
+    (neither counted nor noted).
     """
-    update["retrievals"] = 1
     try:
         docs = retrieve(services.retriever_for(ctx, seeds), query, ctx.k)
     except Exception as exc:
-        note_failure(update, node, "retrieval", exc, then)
+        if then is not None:
+            update["retrievals"] = 1
+            note_failure(update, node, "retrieval", exc, then)
         return None
-    note_degraded(update, node, docs)
+    update["retrievals"] = 1
+    _note_degraded(update, node, docs)
     return docs
 
 

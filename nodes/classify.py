@@ -14,8 +14,7 @@ import re
 
 from adaptive_rag.core.forms import general_form, small_talk
 from adaptive_rag.core.shape import has_parts, length, names_an_entity, nested_reference
-from adaptive_rag.knowledge.sources import retrieve
-from adaptive_rag.nodekit.calling import ask, judged, note, note_degraded
+from adaptive_rag.nodekit.calling import ask, judged, note, search_for
 from adaptive_rag.nodekit.grading import judge_sources
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
@@ -147,12 +146,9 @@ def _probe(question: str, ctx: Context, services: Services, update: Update) -> R
     signals, both searches agreeing on a source. The documents found stay in state, so retrieve
     does not search the same query again.
     """
-    try:
-        docs = retrieve(services.retriever_for(ctx), question, ctx.k)
-    except Exception:  # no knowledge base: nothing to look up
+    docs = search_for(update, "classify", services, ctx, question, then=None)
+    if docs is None:  # no knowledge base: nothing to look up (retrieve notes a failed search)
         return None
-    update["retrievals"] = 1
-    note_degraded(update, "classify", docs)
     update["documents"] = [RESET, *docs]
     update["searched"] = question
     if not docs:

@@ -1,6 +1,12 @@
 from decimal import Decimal
 
-from adaptive_rag.core.ranges import Within, ranges_in, within
+from adaptive_rag.core import ranges
+from adaptive_rag.core.ranges import Within, within
+
+
+def ranges_in(text: str) -> list[tuple[Decimal, Decimal, str]]:
+    """The two-ended ranges a text states, as (low, high, unit), in order."""
+    return [(low, high, unit) for low, high, unit, _ in ranges._ranges(text)]
 
 RETURNS = (
     "Unused products can be returned within 45 days of delivery for a full refund. Products "
