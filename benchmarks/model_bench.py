@@ -22,7 +22,6 @@ from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
-from langgraph.runtime import Runtime
 
 
 class Task:
@@ -39,7 +38,7 @@ class Task:
     def run(self, node: Callable[..., Update], state: dict[str, Any], services: Services) -> Update:
         """Call a node once and record what it cost."""
         started = time.perf_counter()
-        update = node(state, Runtime(context=Context()), services)
+        update = node(state, Context(), services)
         self.seconds.append(time.perf_counter() - started)
         self.tokens_in.append(int(update.get("tokens_in") or 0))
         self.tokens_out.append(int(update.get("tokens_out") or 0))

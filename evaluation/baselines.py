@@ -29,7 +29,6 @@ from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Route
 from adaptive_rag.services import Services
 from langgraph.graph import END, START, StateGraph
-from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer
 
 
@@ -152,6 +151,6 @@ def build_without_assess(services: Services, checkpointer: Checkpointer = None) 
     return graph.with_config(recursion_limit=RECURSION_LIMIT)
 
 
-def _unasked(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def _unasked(state: State, ctx: Context, services: Services) -> Update:
     """Pass `assess` by without its odds."""
     return {"steps": "assess", "support": None}

@@ -10,7 +10,6 @@ from adaptive_rag.nodes.rewrite_with_history import rewrite_with_history
 from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage, HumanMessage
-from langgraph.runtime import Runtime
 
 FOLLOWUPS = Path(__file__).resolve().parent / "followups" / "followups.jsonl"
 """30 short dialogues per language, written for this check: history, follow-up, referent."""
@@ -29,7 +28,7 @@ def run_followups(
     from tqdm import tqdm
 
     rows = read_jsonl(path)
-    runtime = Runtime(context=Context(history_turns=3))
+    ctx = Context(history_turns=3)
     per: dict[str, dict[str, int]] = {}
     misses: list[dict[str, str]] = []
     for row in tqdm(rows, desc="follow-ups", disable=not progress):
@@ -38,7 +37,7 @@ def run_followups(
             "query": row["question"],
             "messages": [HumanMessage(question), AIMessage(answer), HumanMessage(row["question"])],
         }
-        rewritten = rewrite_with_history(state, runtime, services).get("standalone", "")
+        rewritten = rewrite_with_history(state, ctx, services).get("standalone", "")
         counts = per.setdefault(row["language"], {"n": 0, "rewrite": 0, "raw": 0})
         counts["n"] += 1
         counts["raw"] += names_referent(row["question"], row["referent"])

@@ -12,7 +12,6 @@ from adaptive_rag.nodes.rewrite_with_history import rewrite_with_history
 from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from langgraph.runtime import Runtime
 
 
 def to_messages(history: list[str], question: str) -> list[BaseMessage]:
@@ -36,7 +35,7 @@ def run_rewrite(
     passages = list(dict.fromkeys(t for r in rows for t in r["history"][3::2] if len(t) > 40))
     public = [access_metadata() for _ in passages]
     index = KeywordIndex.build([str(i) for i in range(len(passages))], passages, "canard", public)
-    runtime = Runtime(context=Context(history_turns=3))
+    ctx = Context(history_turns=3)
     scores: dict[str, list[float]] = {
         "f1_rewrite": [],
         "f1_raw": [],
@@ -48,7 +47,7 @@ def run_rewrite(
             "query": row["question"],
             "messages": to_messages(row["history"], row["question"]),
         }
-        update = rewrite_with_history(state, runtime, services)
+        update = rewrite_with_history(state, ctx, services)
         rewritten = update.get("standalone", row["question"])
         scores["f1_rewrite"].append(f1(rewritten, [row["rewrite"]]))
         scores["f1_raw"].append(f1(row["question"], [row["rewrite"]]))

@@ -12,7 +12,6 @@ from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from langgraph.runtime import Runtime
 
 LABELS = {"A": "general", "B": "simple", "C": "complex"}
 CLASSES = ("general", "simple", "complex")
@@ -26,7 +25,7 @@ def run_routing(
     from tqdm import tqdm
 
     rows = pick(routing_rows(), limit, sample, seed)
-    runtime = Runtime(context=Context(kb_description=KB))
+    ctx = Context(kb_description=KB)
     if services.retriever is None:  # the routing set has no corpus: the knowledge-base check
         services = replace(services, retriever=NoCorpus())  # must not read a user's collection
     confusion = {gold: dict.fromkeys((*CLASSES, "realtime", "follow_up"), 0) for gold in CLASSES}
@@ -34,7 +33,7 @@ def run_routing(
     for row in tqdm(rows, desc="routing", disable=not progress):
         state: Any = {"standalone": row["question"], "query": row["question"], "messages": []}
         started = time.perf_counter()
-        route = classify(state, runtime, services).get("route")
+        route = classify(state, ctx, services).get("route")
         assert route is not None, "classify always decides a route"
         seconds.append(time.perf_counter() - started)
         methods[route["method"]] += 1

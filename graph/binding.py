@@ -15,18 +15,22 @@ from typing import Any
 
 from adaptive_rag.core.cancel import watched
 from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.run_context import run_context
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.runnables.config import run_in_executor
 from langgraph._internal._runnable import RunnableCallable
 from langgraph.runtime import Runtime
 
-Node = Callable[[Any, Runtime[Context], Services], Update]
+Node = Callable[[Any, Context, Services], Update]
+"""A node: its state, the run's Context and the graph's services in; its update out."""
 
 
 def bind(node: Node, services: Services) -> RunnableCallable:
-    """Give a node the graph's services; async runs stop its model calls when cancelled.
+    """Give a node the run's Context and the graph's services; stop a cancelled run's calls.
 
+    The Context is the one the run was given, read as schema.run_context reads it (the signed-in
+    user as the asker; a RefusedContext when the one passed is invalid, which intake answers).
     Each run of a node is recorded in `steps` under the node's name (a node that writes `steps`
     itself, as intake and finalize do, says what is recorded). LangGraph runs a sync node of an
     async run in a worker thread, which a cancelled run (`runs.cancel`, a client gone) would
@@ -34,7 +38,7 @@ def bind(node: Node, services: Services) -> RunnableCallable:
     """
 
     def run(state: Any, runtime: Runtime[Context]) -> Update:
-        update = node(state, runtime, services)
+        update = node(state, run_context(runtime), services)
         update.setdefault("steps", node.__name__)
         return update
 

@@ -16,6 +16,7 @@ from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
+from langgraph.config import get_stream_writer
 from pydantic import BaseModel
 
 T = TypeVar("T", bound=BaseModel)
@@ -33,6 +34,15 @@ def _lines(value: object) -> list[str]:
 def _number(value: object) -> int:
     """Return a counter update's increment (0 for none)."""
     return value if isinstance(value, int) else 0
+
+
+def progress(event: dict[str, object]) -> None:
+    """Send a node's progress event to the run's custom stream (nothing outside a run)."""
+    try:
+        write = get_stream_writer()
+    except RuntimeError:  # called outside a run (a node's unit test)
+        return
+    write(event)
 
 
 def note(update: Update, line: str) -> None:

@@ -15,18 +15,15 @@ from adaptive_rag.core.language import language_of
 from adaptive_rag.nodekit.calling import ask_streamed, judged
 from adaptive_rag.prompts import answer_general as prompts
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import JudgeMethod, Route
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage, SystemMessage
-from langgraph.runtime import Runtime
 
 
-def answer_general(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def answer_general(state: State, ctx: Context, services: Services) -> Update:
     """Answer from the model's knowledge, labelled; or leave the decline (or the search) to run."""
-    ctx = context_of(runtime)
     question = state.get("standalone") or ""
     language = state.get("language") or language_of(question)
     update: Update = {"general_tried": True}

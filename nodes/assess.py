@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 from adaptive_rag.knowledge.sources import reading_messages, worked_out
-from adaptive_rag.nodekit.calling import ask_yes_no, judged, note
+from adaptive_rag.nodekit.calling import ask_yes_no, judged, note, progress
 from adaptive_rag.prompts import assess as prompts
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
-from langgraph.runtime import Runtime
 
 
-def assess(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def assess(state: State, ctx: Context, services: Services) -> Update:
     """Rate the sources' support for an answer; a failed call leaves the answer to be written.
 
     The sources go first, as in generation, so the answer's call reuses this prefix.
     The odds are one signal of the answerability judge (self_check), which decides on declines.
     """
-    ctx = context_of(runtime)
     docs = list(state.get("documents") or [])
     update: Update = {"support": None}
     if not docs:  # generate says why nothing was found
@@ -37,5 +34,5 @@ def assess(state: State, runtime: Runtime[Context], services: Services) -> Updat
     update["support"] = support
     if support is not None:
         judged(update, "assess", "model", support, "yes" if support >= 0.5 else "no")
-    runtime.stream_writer({"step": "assess", "support": support})
+    progress({"step": "assess", "support": support})
     return update

@@ -10,7 +10,6 @@ from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langgraph.config import get_config
-from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -26,7 +25,7 @@ def combine(question: str, reply: str) -> str:
     return f"{question} ({reply})"
 
 
-def clarify(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def clarify(state: State, ctx: Context, services: Services) -> Update:
     """Interrupt for a clarification when the run can be resumed; else ask it as the answer."""
     question = state.get("query") or ""
     ask = prompts.ASK_ZH if _CJK.search(question) else prompts.ASK_EN

@@ -14,20 +14,18 @@ import re
 
 from adaptive_rag.core.forms import general_form, small_talk
 from adaptive_rag.core.shape import has_parts, length, names_an_entity, nested_reference
-from adaptive_rag.nodekit.calling import ask, judged, note, search_for
+from adaptive_rag.nodekit.calling import ask, judged, note, progress, search_for
 from adaptive_rag.nodekit.grading import judge_sources
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import has_history
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Category, Route
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langchain_core.messages import HumanMessage, SystemMessage
-from langgraph.runtime import Runtime
 
 # Words that tie the answer to the present moment: what is true now, not what a document says.
 # "today" only in lower case or first: "USA Today" names a publisher.
@@ -97,16 +95,15 @@ def parse_category(text: str) -> Category | None:
     return word  # type: ignore[return-value]
 
 
-def classify(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def classify(state: State, ctx: Context, services: Services) -> Update:
     """Classify the standalone question; on any doubt or failure, choose retrieval."""
-    update = _classify(state, runtime, services)
-    runtime.stream_writer({"step": "classify", **(update.get("route") or {})})
+    update = _classify(state, ctx, services)
+    progress({"step": "classify", **(update.get("route") or {})})
     return update
 
 
-def _classify(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def _classify(state: State, ctx: Context, services: Services) -> Update:
     """Decide the route: rules, then the knowledge base's answer, then the fast model."""
-    ctx = context_of(runtime)
     question = state.get("standalone") or state.get("query") or ""
     settled = bool(state.get("history_rewritten") or state.get("clarified"))
     update: Update = {}

@@ -9,14 +9,12 @@ with each thing a comparison names ("compare A and B") searched beside it. No mo
 from __future__ import annotations
 
 from adaptive_rag.core.shape import has_parts, nested_reference, split_parts
-from adaptive_rag.nodekit.calling import judged
+from adaptive_rag.nodekit.calling import judged, progress
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Shape
 from adaptive_rag.services import Services
-from langgraph.runtime import Runtime
 
 
 def shape_of(question: str, setting: str) -> tuple[Shape, str]:
@@ -30,13 +28,12 @@ def shape_of(question: str, setting: str) -> tuple[Shape, str]:
     return "parallel", "no nested reference: searched whole"
 
 
-def decompose(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def decompose(state: State, ctx: Context, services: Services) -> Update:
     """Choose the shape; a comparison's parts are searched beside the whole question."""
-    ctx = context_of(runtime)
     question = state.get("standalone") or ""
     shape, why = shape_of(question, ctx.complex_shape)
     parts = split_parts(question) if shape == "parallel" else []
     update: Update = {"shape": shape, "sub_questions": parts}
     judged(update, "decompose", "rule", None, shape, why)
-    runtime.stream_writer({"step": "decompose", "shape": shape, "parts": parts})
+    progress({"step": "decompose", "shape": shape, "parts": parts})
     return update

@@ -17,13 +17,11 @@ from adaptive_rag.schema.reading import (
     rule_on,
     verdict_score,
 )
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import REJECTED, REMEMBERED, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import COUNTERS, Decline, Diagnostics, Recall, Source
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage
-from langgraph.runtime import Runtime
 
 _BASE = {"correct": 0.8, "incorrect": 0.4}
 
@@ -222,11 +220,11 @@ def recalled_answer(state: State, recalled: Recall, in_messages: bool) -> Update
     }
 
 
-def finalize(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def finalize(state: State, ctx: Context, services: Services) -> Update:
     """Return the checked answer, the best one so far marked unverified, or an honest decline."""
     recalled = state.get("recalled")
     if recalled:
-        return recalled_answer(state, recalled, context_of(runtime).sources_in_messages)
+        return recalled_answer(state, recalled, ctx.sources_in_messages)
     answer, sources, decline, unverified, message_id = settle(state)
     language = state.get("language") or language_of(state.get("query") or "")
     notices = list(state.get("notices") or [])
@@ -245,9 +243,7 @@ def finalize(state: State, runtime: Runtime[Context], services: Services) -> Upd
             notices = [note]
         # the documents looked at stay listed (uncited), so the user can check the decline
         sources = [Source(**{**s, "cited": False}) for s in (state.get("sources") or sources)]
-    shown = chat_text(
-        answer, sources, language, answerable and context_of(runtime).sources_in_messages
-    )
+    shown = chat_text(answer, sources, language, answerable and ctx.sources_in_messages)
     return {
         "steps": "finalize",
         "answer": answer,

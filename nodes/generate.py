@@ -20,14 +20,12 @@ from adaptive_rag.nodekit.citing import sources_for
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import budget, describe_hops
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Decline, GenerationMode, Hop, SubSearch
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from langgraph.runtime import Runtime
 
 
 def fuse_branches(
@@ -79,9 +77,8 @@ def choose_mode(state: State) -> GenerationMode:
     return "fallback"
 
 
-def generate(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def generate(state: State, ctx: Context, services: Services) -> Update:
     """Answer; a model failure yields an honest 'could not answer', never an exception."""
-    ctx = context_of(runtime)
     question = state.get("standalone") or ""
     language = state.get("language") or language_of(question)
     mode = choose_mode(state)

@@ -9,15 +9,13 @@ signals) and are kept, first.
 
 from __future__ import annotations
 
-from adaptive_rag.nodekit.calling import judged, note
+from adaptive_rag.nodekit.calling import judged, note, progress
 from adaptive_rag.nodekit.grading import grade
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import from_web
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
-from langgraph.runtime import Runtime
 
 
 def asks_one_fact(state: State) -> bool:
@@ -26,9 +24,8 @@ def asks_one_fact(state: State) -> bool:
     return route is not None and route["category"] == "simple"
 
 
-def grade_documents(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def grade_documents(state: State, ctx: Context, services: Services) -> Update:
     """Read the likely sources first, and the rest of a search with several of them."""
-    ctx = context_of(runtime)
     docs = list(state.get("documents") or [])
     update: Update = {"graded": True, "read_whole": False}
     if not docs:  # documents rejected by an earlier search this turn stay on record
@@ -56,7 +53,5 @@ def grade_documents(state: State, runtime: Runtime[Context], services: Services)
     best = max(grading.scores)
     judged(update, "grade_documents", "fitted", best, grading.verdict, grading.detail)
     scores = [round(s, 3) for s in grading.scores]
-    runtime.stream_writer(
-        {"step": "grade_documents", "relevance": grading.verdict, "scores": scores}
-    )
+    progress({"step": "grade_documents", "relevance": grading.verdict, "scores": scores})
     return update

@@ -23,17 +23,15 @@ from adaptive_rag.knowledge.sources import (
     title_of,
     worked_out,
 )
-from adaptive_rag.nodekit.calling import ask_json, judged, note, search_for
+from adaptive_rag.nodekit.calling import ask_json, judged, note, progress, search_for
 from adaptive_rag.prompts import hop as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import describe_hops, links_of
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Hop
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
-from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 
@@ -154,9 +152,8 @@ def without_look_alikes(
     return [doc for i, doc in enumerate(docs) if i not in aside]
 
 
-def hop(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def hop(state: State, ctx: Context, services: Services) -> Update:
     """Search this hop's query, seeded with the last hop's bridges; a failed search ends hops."""
-    ctx = context_of(runtime)
     question = state.get("standalone") or ""
     hops = list(state.get("hops") or [])
     query = state.get("next_query") or (state.get("sub_questions") or [question])[0]
@@ -181,7 +178,7 @@ def hop(state: State, runtime: Runtime[Context], services: Services) -> Update:
         bridges=bridges,
         links=links_of(docs, {*entities_of(query), *seeds}),
     )
-    runtime.stream_writer(
+    progress(
         {
             "step": "hop",
             "index": record["index"],

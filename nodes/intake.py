@@ -9,20 +9,16 @@ from adaptive_rag.core.language import language_of
 from adaptive_rag.providers.replies import message_text
 from adaptive_rag.schema.checks import clean_question
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.run_context import context_of
+from adaptive_rag.schema.run_context import RefusedContext
 from adaptive_rag.schema.state import REJECTED, RESET, State, fresh_turn
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage
-from langgraph.runtime import Runtime
 
 
-def intake(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def intake(state: State, ctx: Context, services: Services) -> Update:
     """Read the question (plain `question` wins over the last human turn) and start a turn."""
-    try:
-        ctx, bad_context = context_of(runtime), ""
-    except (TypeError, ValueError) as exc:  # the same words as the HTTP layer's 422
-        ctx, bad_context = Context(), f"context: {exc}"
+    bad_context = ctx.problem if isinstance(ctx, RefusedContext) else ""
     update: Update = _fresh_turn(ctx, services)
     raw: Any = state.get("question")
     replaces: str | None = None  # id of an incoming human message a rejection stands in for

@@ -9,17 +9,14 @@ from __future__ import annotations
 from adaptive_rag.nodekit.calling import note_failure
 from adaptive_rag.schema.answer_scope import answer_scope
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Recall
 from adaptive_rag.services import RetrieverUnavailableError, Services
-from langgraph.runtime import Runtime
 
 
-def recall(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def recall(state: State, ctx: Context, services: Services) -> Update:
     """Find an earlier answer, so a repeated question costs no model call."""
-    ctx = context_of(runtime)
     update: Update = {}
     try:
         found = services.answers(ctx)

@@ -5,20 +5,17 @@ from __future__ import annotations
 from adaptive_rag.nodekit.calling import note_failure
 from adaptive_rag.schema.answer_scope import answer_scope
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import REMEMBERED, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
-from langgraph.runtime import Runtime
 
 KEPT_FOR = 86_400
 """Seconds a cached answer is returned (a day); ingest, delete and new answering code forget it
 sooner."""
 
 
-def remember(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def remember(state: State, ctx: Context, services: Services) -> Update:
     """Store the answer under its question, settings and knowledge-base revision."""
-    ctx = context_of(runtime)
     update: Update = {}
     output = {name: state.get(name) for name in REMEMBERED}
     try:

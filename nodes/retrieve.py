@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from adaptive_rag.nodekit.calling import search_for
+from adaptive_rag.nodekit.calling import progress, search_for
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import from_web
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
-from langgraph.runtime import Runtime
 
 
-def retrieve(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def retrieve(state: State, ctx: Context, services: Services) -> Update:
     """Replace the working documents with fresh results; a failed search yields none."""
-    ctx = context_of(runtime)
     query = state.get("search_query") or state.get("standalone") or ""
     update: Update = {"doc_scores": [], "searched": ""}
     earlier = list(state.get("documents") or [])
@@ -27,5 +24,5 @@ def retrieve(state: State, runtime: Runtime[Context], services: Services) -> Upd
     update["retrieval_confident"] = bool(
         docs and not web_docs and docs[0].metadata.get("agreement")
     )
-    runtime.stream_writer({"step": "retrieve", "documents": len(docs)})
+    progress({"step": "retrieve", "documents": len(docs)})
     return update

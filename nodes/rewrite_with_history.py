@@ -8,12 +8,10 @@ from adaptive_rag.prompts import rewrite_with_history as prompts
 from adaptive_rag.providers.replies import clean_line, message_text
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import conversation
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from langgraph.runtime import Runtime
 
 
 def recent_history(messages: list[BaseMessage], turns: int, max_chars: int = 600) -> str:
@@ -41,9 +39,8 @@ def rewrite_messages(history: str, question: str) -> list[BaseMessage]:
     return [*messages, HumanMessage(user.format(history=history, question=question))]
 
 
-def rewrite_with_history(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def rewrite_with_history(state: State, ctx: Context, services: Services) -> Update:
     """Make the question standalone; if that fails, search with it as typed."""
-    ctx = context_of(runtime)
     question = state.get("query") or ""
     update: Update = {"history_rewritten": True}
     history = recent_history(list(state.get("messages") or []), ctx.history_turns)

@@ -13,16 +13,14 @@ from adaptive_rag.core.answerability import FEATURES, answer_features, decline_b
 from adaptive_rag.core.grounding import check
 from adaptive_rag.core.unsaid import says_sources_lack
 from adaptive_rag.knowledge.sources import source_texts
-from adaptive_rag.nodekit.calling import judged, note
+from adaptive_rag.nodekit.calling import judged, note, progress
 from adaptive_rag.nodekit.citing import sources_for
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import from_web, rule_on, verdict_score
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Decline, JudgeMethod, SelfCheck
 from adaptive_rag.services import Services
-from langgraph.runtime import Runtime
 
 RULE_DECLINE_BELOW = 0.42
 """With no fitted judge shipped: decline when assess's odds fall below this (its own rule)."""
@@ -34,9 +32,8 @@ def answer_body(answer: str, notices: list[str]) -> str:
     return "\n\n".join(parts)
 
 
-def self_check(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def self_check(state: State, ctx: Context, services: Services) -> Update:
     """Check the latest answer's grounding and repair its citations; decline if unanswerable."""
-    ctx = context_of(runtime)
     docs = list(state.get("documents") or []) or list(state.get("rejected") or [])
     question = state.get("standalone") or ""
     notices = list(state.get("notices") or [])
@@ -86,7 +83,7 @@ def self_check(state: State, runtime: Runtime[Context], services: Services) -> U
     update["check"] = result
     if not answerable:
         update["decline"] = Decline(reason="not_in_sources", detail=detail)
-    runtime.stream_writer({"step": "self_check", **result})
+    progress({"step": "self_check", **result})
     if verdict_score(result) > state.get("best_score", -1):
         update["best_answer"] = answer
         update["best_score"] = verdict_score(result)

@@ -5,17 +5,14 @@ from __future__ import annotations
 from adaptive_rag.core.documents import doc_key
 from adaptive_rag.nodekit.calling import search_for
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import SubQuestionState
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import SubSearch
 from adaptive_rag.services import Services
-from langgraph.runtime import Runtime
 
 
-def sub_question(state: SubQuestionState, runtime: Runtime[Context], services: Services) -> Update:
+def sub_question(state: SubQuestionState, ctx: Context, services: Services) -> Update:
     """Search for the sub-question; its ranking is fused with the others' before writing."""
-    ctx = context_of(runtime)
     question, index = state["sub_question"], state["index"]
     update: Update = {}
     name = f"sub_question {index + 1}"

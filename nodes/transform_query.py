@@ -6,17 +6,14 @@ from adaptive_rag.nodekit.calling import ask
 from adaptive_rag.prompts import transform_query as prompts
 from adaptive_rag.providers.replies import clean_line
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage, SystemMessage
-from langgraph.runtime import Runtime
 
 
-def transform_query(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def transform_query(state: State, ctx: Context, services: Services) -> Update:
     """Rewrite the search query; the attempt counts against the budget even if it fails."""
-    ctx = context_of(runtime)
     question = state.get("standalone") or ""
     previous = state.get("search_query") or question
     update: Update = {"rewrites": 1, "check": None, "decline": None}

@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 from adaptive_rag.core.secrets import describe
-from adaptive_rag.nodekit.calling import note_failure
+from adaptive_rag.nodekit.calling import note_failure, progress
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.run_context import context_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
-from langgraph.runtime import Runtime
 
 RESULTS = 3
 """Web results read per search: they share the sources' one character budget with the rest."""
 
 
-def web_search(state: State, runtime: Runtime[Context], services: Services) -> Update:
+def web_search(state: State, ctx: Context, services: Services) -> Update:
     """Search the web once; any failure turns the web off for the rest of the turn."""
-    ctx = context_of(runtime)
     update: Update = {"web_searches": 1}
     web = services.web(ctx)
     if web is None:
@@ -33,5 +30,5 @@ def web_search(state: State, runtime: Runtime[Context], services: Services) -> U
         return update
     update["documents"] = docs
     update["web_status"] = "ok" if docs else "the web search returned no results"
-    runtime.stream_writer({"step": "web_search", "results": len(docs)})
+    progress({"step": "web_search", "results": len(docs)})
     return update

@@ -7,13 +7,32 @@ signed-in identity, never from the request.
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from adaptive_rag.schema.context import Context, removed_problem
 from adaptive_rag.schema.knowledge import KnowledgeContext
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
+
+
+@dataclass(kw_only=True)
+class RefusedContext(Context):
+    """The defaults, standing in for a run's context that failed validation.
+
+    Intake answers the turn with `problem` (and nothing else runs); a node that reads it reads the
+    defaults.
+    """
+
+    problem: str = ""
+
+
+def run_context(runtime: Runtime[Any] | None) -> Context:
+    """Return the run's Context, or a RefusedContext saying why the one passed is invalid."""
+    try:
+        return context_of(runtime)
+    except (TypeError, ValueError) as exc:  # the same words as the HTTP layer's 422
+        return RefusedContext(problem=f"context: {exc}")
 
 
 def context_of(runtime: Runtime[Any] | None) -> Context:

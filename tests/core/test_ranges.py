@@ -8,6 +8,7 @@ def ranges_in(text: str) -> list[tuple[Decimal, Decimal, str]]:
     """The two-ended ranges a text states, as (low, high, unit), in order."""
     return [(low, high, unit) for low, high, unit, _ in ranges._ranges(text)]
 
+
 RETURNS = (
     "Unused products can be returned within 45 days of delivery for a full refund. Products "
     "returned between 31 and 45 days after delivery carry a restocking fee of 10 %."

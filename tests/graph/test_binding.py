@@ -1,8 +1,8 @@
 """graph/binding.py leans on LangGraph's private RunnableCallable: these fail when LangGraph changes it.
 
 What the binding needs of it: built from a sync function and its async twin, each is handed the
-run's Runtime (its context) when LangGraph runs the node, the sync one in `invoke` and the async
-one in `ainvoke`, and the node keeps its name.
+run's Runtime when LangGraph runs the node, the sync one in `invoke` and the async one in
+`ainvoke`, and the node keeps its name. The binding hands the node the Runtime's Context.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from adaptive_rag.graph.binding import bind
 from adaptive_rag.schema.context import Context
 from langgraph._internal._runnable import RunnableCallable
 from langgraph.graph import END, START, StateGraph
-from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
 
@@ -31,12 +30,12 @@ def test_the_private_class_takes_what_the_binding_passes() -> None:
     assert "name" in params and "trace" in params
 
 
-def test_a_bound_node_gets_the_runtime_in_sync_and_async_runs() -> None:
+def test_a_bound_node_gets_the_context_in_sync_and_async_runs() -> None:
     calls: list[str] = []
 
-    def look(state: Any, runtime: Runtime[Context], services: Any) -> Any:
+    def look(state: Any, ctx: Context, services: Any) -> Any:
         """Read the run's context."""
-        calls.append(runtime.context.chat_model)
+        calls.append(ctx.chat_model)
         return {"seen": f"{state['question']} via {services}"}
 
     node = bind(look, "svc")  # type: ignore[arg-type]

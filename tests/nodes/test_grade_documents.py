@@ -9,7 +9,6 @@ from adaptive_rag import Context, Services
 from adaptive_rag.nodes.grade_documents import grade_documents
 from fakes import ScriptedJudge
 from langchain_core.documents import Document
-from langgraph.runtime import Runtime
 
 QUESTION = "In which town was the inventor of the Halden kettle born?"
 INVENTOR = "The Halden kettle was invented by Ada Brook, an engineer, in 1921."
@@ -36,8 +35,7 @@ def grade(
     state: Any = {"standalone": QUESTION, "documents": docs}
     if route:
         state["route"] = {"category": route, "reason": "", "method": "rule"}
-    runtime = Runtime(context=Context())
-    return dict(grade_documents(state, runtime, Services(no_web=True, relevance=judge)))
+    return dict(grade_documents(state, Context(), Services(no_web=True, relevance=judge)))
 
 
 def kept(update: dict[str, Any]) -> list[str]:
