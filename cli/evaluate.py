@@ -140,23 +140,31 @@ def eval_calibrate(
     With --check, fit nothing: print the installed map's ECE (or --map's) on each run folder,
     for runs it was not fitted on.
     """
-    from adaptive_rag.core.calibration import CALIBRATION_FILE, load_calibration
+    from adaptive_rag.core.fitted import WEIGHTS_DIR, Logistic, load_judge
     from adaptive_rag.evaluation.calibrate import (
         SPLITS,
+        as_model,
         fit,
         measure,
         reliability_diagram,
+        split,
     )
+    from adaptive_rag.evaluation.data import FITTED_DIR
 
     if map_file is not None and not check:
         raise fail("--map names a map to measure: use it with --check", EXIT_BAD_CONFIG)
     if check:
         if write:
             raise fail("--check measures the installed map; it cannot --write", EXIT_BAD_CONFIG)
-        source = map_file or CALIBRATION_FILE
-        measured = load_calibration(map_file) if map_file else load_calibration()
-        is_map = isinstance(measured, dict) and {"features", "coef", "intercept"} <= measured.keys()
-        if measured is None or not is_map:
+        source = map_file or WEIGHTS_DIR / "confidence.json"
+        measured: Logistic | None = None
+        try:
+            measured = (
+                as_model(json.loads(map_file.read_text())) if map_file else load_judge("confidence")
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            measured = None
+        if measured is None:
             raise fail(f"no confidence map at {source}", EXIT_BAD_CONFIG)
         for out in outs:
             got = _fit_on([out], lambda records: measure(records, measured))
@@ -167,13 +175,17 @@ def eval_calibrate(
             )
         return
     fitted = _fit_on(outs, fit)
-    target = CALIBRATION_FILE if write else outs[0] / "confidence.json"
-    target.write_text(json.dumps(fitted, indent=1))
+    model, record = split(fitted)
+    target = WEIGHTS_DIR / "confidence.json" if write else outs[0] / "confidence.json"
+    target.write_text(json.dumps(model, indent=1))
+    kept = FITTED_DIR / "confidence.json" if write else outs[0] / "confidence.fit.json"
+    kept.write_text(json.dumps(record, indent=1))
     plot = reliability_diagram(fitted, outs[0] / "reliability.png")
     typer.echo(
         f"fitted on {fitted['n']} answers (accuracy {fitted['accuracy']}); held-out ECE"
         f" {fitted['ece_held_out']} (mean of {SPLITS} fold splits; range"
-        f" {fitted['ece_held_out_range']}); map -> {target}; reliability diagram -> {plot}"
+        f" {fitted['ece_held_out_range']}); map -> {target}; its rows and figures -> {kept};"
+        f" reliability diagram -> {plot}"
     )
 
 

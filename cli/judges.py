@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from adaptive_rag.cli.common import EXIT_BAD_CONFIG, fail, listed
 from adaptive_rag.cli.evaluate import evaluate
+
+if TYPE_CHECKING:
+    from adaptive_rag.core.fitted import Logistic
 
 SHARED_SETS = "squad2,cmrc2018,multihop_rag"
 
@@ -85,11 +88,7 @@ def eval_fit_judges(
         )
         typer.echo("held-out folds:\n" + table(figures["held_out"]))
         typer.echo("each set left out of the fit:\n" + table(figures["left_out"]))
-        weights = out / f"{name}.json"
-        weights.write_text(json.dumps(judge.to_json(report=figures), indent=1))
-        if write:
-            WEIGHTS_DIR.mkdir(exist_ok=True)
-            (WEIGHTS_DIR / f"{name}.json").write_text(weights.read_text())
+        _keep(out, name, judge, figures, write)
     if runs:
         _fit_decline(runs, out, excluded, write)
     if report["model_grader"]:
@@ -126,7 +125,6 @@ def eval_checks(
 
 def _fit_decline(runs: list[Path], out: Path, excluded: set[str], write: bool) -> None:
     """Fit the answerability judge on run records; print both errors; keep (and install) it."""
-    from adaptive_rag.core.fitted import WEIGHTS_DIR
     from adaptive_rag.evaluation.answerable_fit import fit_answerable
     from adaptive_rag.evaluation.tables import table
     from adaptive_rag.providers.chat import resolve_model_spec
@@ -145,10 +143,24 @@ def _fit_decline(runs: list[Path], out: Path, excluded: set[str], write: bool) -
         typer.echo(f"\n{name}: declines below {figures['decline_below']}")
         typer.echo("held-out folds:\n" + table(figures["held_out"]))
         typer.echo("each set left out of the fit:\n" + table(figures["left_out"]))
-        weights = out / f"{name}.json"
-        weights.write_text(json.dumps(judge.to_json(report=figures), indent=1))
-        if write:
-            (WEIGHTS_DIR / f"{name}.json").write_text(weights.read_text())
+        _keep(out, name, judge, figures, write)
+
+
+def _keep(out: Path, name: str, judge: Logistic, figures: dict[str, Any], write: bool) -> None:
+    """Write a fitted judge and its figures beside the fit; with `write`, install both.
+
+    The package ships the judge (core/weights/<name>.json); what it measured goes with the
+    evaluation (evaluation/fitted/<name>.json).
+    """
+    from adaptive_rag.core.fitted import WEIGHTS_DIR
+    from adaptive_rag.evaluation.data import FITTED_DIR
+
+    (out / f"{name}.json").write_text(json.dumps(judge.to_json(), indent=1))
+    (out / f"{name}.fit.json").write_text(json.dumps(figures, indent=1))
+    if write:
+        WEIGHTS_DIR.mkdir(exist_ok=True)
+        (WEIGHTS_DIR / f"{name}.json").write_text(json.dumps(judge.to_json(), indent=1))
+        (FITTED_DIR / f"{name}.json").write_text(json.dumps(figures, indent=1))
 
 
 @evaluate.command("judge-sources")

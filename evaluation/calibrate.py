@@ -1,4 +1,9 @@
-"""Fit the confidence map on scored runs, and measure its calibration (ECE, reliability plot)."""
+"""Fit the confidence map on scored runs, and measure its calibration (ECE, reliability plot).
+
+The map is a logistic model over raw features (core.fitted.Logistic, no standardisation): the
+package ships it in core/weights/confidence.json, and the rows it was fitted on with its
+held-out figures in evaluation/fitted/confidence.json.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from adaptive_rag.core.fitted import Logistic
 
 BINS = 10
 
@@ -38,16 +44,25 @@ SPLITS = 10
 stable figure (docs/decisions.md)."""
 
 
+def as_model(fitted: dict[str, Any]) -> Logistic:
+    """Return the map a fit (or a map's JSON) describes: features, coefficients, intercept."""
+    return Logistic.from_json({"name": "confidence", **fitted})
+
+
+def split(fitted: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split a fit into the map the package ships and the record of what it was fitted on."""
+    record = {k: v for k, v in fitted.items() if k not in ("coef", "intercept")}
+    return as_model(fitted).to_json(), record
+
+
 def measure(
-    records: list[dict[str, Any]], fitted: dict[str, Any], seed: int = 0, resamples: int = 1000
+    records: list[dict[str, Any]], model: Logistic, seed: int = 0, resamples: int = 1000
 ) -> dict[str, Any]:
     """ECE of a fitted map on runs it was not fitted on, with a bootstrap interval over answers."""
-    from adaptive_rag.core.calibration import calibrated
-
     names, x, y = rows_of(records)
     if not len(y):
         raise ValueError("no adaptive answers with features in the runs")
-    probs = np.array([calibrated(dict(zip(names, row, strict=True)), fitted) for row in x])
+    probs = np.array([model.probability(dict(zip(names, row, strict=True))) for row in x])
     rng = np.random.default_rng(seed)
     picks = rng.integers(0, len(y), size=(resamples, len(y)))
     spread = [expected_calibration_error(probs[p], y[p]) for p in picks]
@@ -98,7 +113,7 @@ def fit(records: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
 
 
 def reliability_diagram(fitted: dict[str, Any], path: Path) -> Path:
-    """Plot out-of-fold confidence against accuracy per bin (PNG)."""
+    """Plot out-of-fold confidence against accuracy per bin (PNG), from a fit or its record."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple, cast
 
-from adaptive_rag.core.calibration import calibrated, load_calibration
 from adaptive_rag.core.entities import entities_of, key
+from adaptive_rag.core.fitted import Logistic, load_judge
 from adaptive_rag.core.language import language_of
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
@@ -47,10 +47,15 @@ def confidence(state: State) -> float:
     """
     if failed(state):
         return 0.0
-    fitted = load_calibration()
+    fitted = confidence_map()
     if fitted is not None:
-        return round(calibrated(confidence_features(state), fitted), 2)
+        return round(fitted.probability(confidence_features(state)), 2)
     return heuristic_confidence(state)
+
+
+def confidence_map() -> Logistic | None:
+    """Return the shipped confidence map (core/weights/confidence.json), or None."""
+    return load_judge("confidence")
 
 
 def heuristic_confidence(state: State) -> float:

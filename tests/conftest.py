@@ -95,4 +95,4 @@ def heuristic_confidence(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rate confidence with the heuristic, not the shipped map: its orderings are what is tested."""
     from adaptive_rag.nodes import finalize
 
-    monkeypatch.setattr(finalize, "load_calibration", lambda: None)
+    monkeypatch.setattr(finalize, "confidence_map", lambda: None)

@@ -9,13 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from adaptive_rag.cli.main import app
-from adaptive_rag.core import calibration
-from adaptive_rag.core.calibration import calibrated, load_calibration
+from adaptive_rag.core import fitted as fitted_models
+from adaptive_rag.core.fitted import Logistic
 from adaptive_rag.evaluation.calibrate import (
+    as_model,
     expected_calibration_error,
     fit,
     measure,
     reliability_diagram,
+    split,
 )
 from typer.testing import CliRunner
 
@@ -41,16 +43,18 @@ def _records(n: int = 200) -> list[dict[str, object]]:
 def test_fit_learns_the_signal_and_is_calibrated_out_of_fold(tmp_path: Path) -> None:
     fitted = fit(_records())
     assert fitted["n"] == 200 and fitted["features"] == ["grounded"]  # single-shot rows left out
-    high = calibrated({"grounded": 1.0}, fitted)
-    low = calibrated({"grounded": 0.0}, fitted)
+    high = as_model(fitted).probability({"grounded": 1.0})
+    low = as_model(fitted).probability({"grounded": 0.0})
     assert 0.75 < high < 0.95 and 0.15 < low < 0.35
     assert fitted["ece_held_out"] < 0.1
     low, high = fitted["ece_held_out_range"]  # the mean of several fold splits, and their spread
     assert low <= fitted["ece_held_out"] <= high
+    model, record = split(fitted)  # the map the package ships; what it was fitted on
     path = tmp_path / "confidence.json"
-    path.write_text(json.dumps(fitted))
-    assert load_calibration(path) == fitted
-    assert reliability_diagram(fitted, tmp_path / "r.png").stat().st_size > 1000
+    path.write_text(json.dumps(model))
+    assert Logistic.from_json(json.loads(path.read_text())) == as_model(fitted)
+    assert record["rows"] == fitted["rows"] and "coef" not in record
+    assert reliability_diagram(record, tmp_path / "r.png").stat().st_size > 1000
 
 
 def test_ece_is_zero_when_confidence_matches_accuracy_and_large_when_not() -> None:
@@ -62,21 +66,25 @@ def test_ece_is_zero_when_confidence_matches_accuracy_and_large_when_not() -> No
 def test_a_map_is_measured_on_runs_it_was_not_fitted_on() -> None:
     fitted = fit(_records())
     fresh = [{**r, "id": f"new-{r['id']}"} for r in _records()]
-    got = measure(fresh, fitted)
+    got = measure(fresh, as_model(fitted))
     assert got["n"] == 200 and got["ece"] < 0.1
     low, high = got["interval"]
     assert low <= got["ece"] <= high
     # a map that rates every answer 0.95 is far off on the same answers
     overconfident = {"features": ["grounded"], "coef": [0.0], "intercept": 2.944}
-    assert measure(fresh, overconfident)["ece"] > 0.3
+    assert measure(fresh, as_model(overconfident))["ece"] > 0.3
 
 
 def test_eval_calibrate_check_reports_the_installed_map_and_writes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     installed = tmp_path / "confidence.json"
-    installed.write_text(json.dumps(fit(_records())))
-    monkeypatch.setattr(calibration, "load_calibration", lambda: json.loads(installed.read_text()))
+    installed.write_text(json.dumps(split(fit(_records()))[0]))
+    monkeypatch.setattr(
+        fitted_models,
+        "load_judge",
+        lambda name: Logistic.from_json(json.loads(installed.read_text())),
+    )
     run = tmp_path / "run"
     run.mkdir()
     lines = "\n".join(json.dumps(r) for r in _records())

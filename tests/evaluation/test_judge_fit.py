@@ -204,4 +204,10 @@ def test_fit_judges_without_relevance_fits_only_the_decline(tmp_path: Path) -> N
     result = CliRunner().invoke(app, [*common, "--runs", str(runs[0]), "--runs", str(runs[1])])
     assert result.exit_code == 0, result.output
     assert "answerability: 240 runs" in result.output
-    assert sorted(p.name for p in out.iterdir()) == ["answerable.json", "answerable_chat_free.json"]
+    assert sorted(p.name for p in out.iterdir()) == [  # each judge, and what it measured
+        "answerable.fit.json",
+        "answerable.json",
+        "answerable_chat_free.fit.json",
+        "answerable_chat_free.json",
+    ]
+    assert "report" not in json.loads((out / "answerable.json").read_text())

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 import pytest
+from adaptive_rag.evaluation.calibrate import as_model
 from adaptive_rag.nodes import finalize
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.values import Decline
 
-SURE = {"features": ["declined", "support"], "coef": [1.0, 2.0], "intercept": 2.0}
+SURE = as_model({"features": ["declined", "support"], "coef": [1.0, 2.0], "intercept": 2.0})
 
 
 @pytest.fixture(autouse=True)
 def shipped_map(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(finalize, "load_calibration", lambda: SURE)
+    monkeypatch.setattr(finalize, "confidence_map", lambda: SURE)
 
 
 def _state(**values: Any) -> State:
@@ -43,11 +45,14 @@ def test_a_failed_turn_is_zero_whatever_the_map_says(values: dict[str, Any]) -> 
 
 
 def test_the_shipped_map_reads_the_features_finalize_computes() -> None:
-    from adaptive_rag.core.calibration import load_calibration
+    from adaptive_rag.core.fitted import load_judge
+    from adaptive_rag.evaluation.data import FITTED_DIR
 
-    shipped = load_calibration()
-    assert shipped is not None, "core/confidence.json is missing from the package"
-    assert set(shipped["features"]) <= set(finalize.confidence_features(_state()))
+    shipped = load_judge("confidence")
+    assert shipped is not None, "core/weights/confidence.json is missing from the package"
+    assert set(shipped.features) <= set(finalize.confidence_features(_state()))
     # a map is shipped with its held-out error and sample size; far off calibration, it is not
     # shipped at all (the goal and today's figure are in docs/benchmarks.md#calibration)
-    assert shipped["ece_held_out"] <= 0.15 and shipped["n"] >= 120
+    record = json.loads((FITTED_DIR / "confidence.json").read_text())
+    assert record["features"] == list(shipped.features)
+    assert record["ece_held_out"] <= 0.15 and record["n"] >= 120
