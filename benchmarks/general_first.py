@@ -47,7 +47,6 @@ def collect(run: Path, dataset: str, out: Path) -> None:
     from adaptive_rag.providers.calls import call_model
     from adaptive_rag.schema.context import Context
     from adaptive_rag.services import Services
-    from langchain_core.messages import HumanMessage, SystemMessage
 
     rows = [r for r in read_jsonl(run / "results.jsonl") if r["config"] == "adaptive"]
     done = {r["id"] for r in read_jsonl(out)} if out.exists() else set()
@@ -67,13 +66,10 @@ def collect(run: Path, dataset: str, out: Path) -> None:
             rare = rare_names(question, texts, language)
             record: dict[str, Any] = {"id": r["id"], "rare": list(rare.names)}
             if not rare.names:
-                user = prompts.DIRECT_USER.format(
-                    question=question, cue=prompts.DIRECT_CUE[language]
-                )
                 started = time.perf_counter()
                 reply = call_model(
                     services.chat(ctx),
-                    [SystemMessage(prompts.DIRECT_SYSTEM), HumanMessage(user)],
+                    prompts.messages(question, language),
                     stream=True,
                     logprobs=True,
                 )

@@ -102,7 +102,6 @@ def collect(out: Path, seed: int) -> None:
     from adaptive_rag.providers.calls import call_model
     from adaptive_rag.schema.context import Context
     from adaptive_rag.services import Services
-    from langchain_core.messages import HumanMessage, SystemMessage
 
     done = {r["id"] for r in read_jsonl(out)} if out.exists() else set()
     todo = [q for q in pools(seed) if q["id"] not in done]
@@ -112,10 +111,7 @@ def collect(out: Path, seed: int) -> None:
     with out.open("a", encoding="utf-8") as sink:
         for i, q in enumerate(todo):
             language = language_of(q["question"])
-            user = prompts.DIRECT_USER.format(
-                question=q["question"], cue=prompts.DIRECT_CUE[language]
-            )
-            messages = [SystemMessage(prompts.DIRECT_SYSTEM), HumanMessage(user)]
+            messages = prompts.messages(q["question"], language)
             reply = call_model(model, messages, stream=True, logprobs=True)
             right = 0.0 if q["impossible"] else contains(reply.text, q["answers"])
             sink.write(

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from adaptive_rag.evaluation.data import read_jsonl
-from adaptive_rag.knowledge.sources import reading_messages
+from adaptive_rag.prompts.reading import reading_messages
 from adaptive_rag.providers.calls import call_model
 from adaptive_rag.providers.replies import parse_json
 from adaptive_rag.schema.context import Context

@@ -5,12 +5,8 @@ from __future__ import annotations
 import re
 
 from adaptive_rag.core.documents import doc_key
-from adaptive_rag.core.language import Language
-from adaptive_rag.core.ranges import within
 from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
-from adaptive_rag.prompts.reading import PREAMBLE, WORKED_OUT
 from langchain_core.documents import Document
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.retrievers import BaseRetriever
 
 SOURCE_CHARS = 2000
@@ -66,7 +62,7 @@ def title_of(doc: Document) -> str:
 _TAG = re.compile(r"<\s*(/?)\s*source", re.IGNORECASE)
 
 
-def _inert(text: str) -> str:
+def inert(text: str) -> str:
     """Defuse anything in retrieved text that could close or open a <source> block."""
     return _TAG.sub(lambda m: f"‹{m.group(1)}source", text)
 
@@ -80,8 +76,8 @@ def format_documents(docs: list[Document], max_chars: int = SOURCE_CHARS) -> str
     max_chars = min(max_chars, SOURCES_BUDGET // max(len(docs), 1))
     blocks = []
     for number, doc in enumerate(docs, start=1):
-        text = _inert(doc.page_content.strip()[:max_chars])
-        title = _inert(title_of(doc)).replace('"', "'").replace("\n", " ")[:200]
+        text = inert(doc.page_content.strip()[:max_chars])
+        title = inert(title_of(doc)).replace('"', "'").replace("\n", " ")[:200]
         blocks.append(f'<source id="{number}" title="{title}">\n{text}\n</source>')
     return "\n\n".join(blocks)
 
@@ -90,26 +86,6 @@ def source_texts(docs: list[Document], max_chars: int = SOURCE_CHARS) -> list[st
     """Return each document as a model reads it in `format_documents`: its title, then its text."""
     max_chars = min(max_chars, SOURCES_BUDGET // max(len(docs), 1))
     return [f"{title_of(doc)}\n{doc.page_content.strip()[:max_chars]}" for doc in docs]
-
-
-def reading_messages(docs: list[Document], task: str) -> list[BaseMessage]:
-    """Return the shared preamble and the sources first, then this node's task.
-
-    Every node that reads the sources sends the same prefix, so its computation is reused.
-    """
-    return [SystemMessage(PREAMBLE), HumanMessage(f"{format_documents(docs)}\n\n{task}")]
-
-
-def worked_out(docs: list[Document], question: str, language: Language) -> str:
-    """Return what arithmetic works out from the sources for the question, a line each, or "".
-
-    A quantity the question names inside a range a source states (`core.ranges`): a small model
-    reads the range and still cannot tell whether the quantity falls in it. The line quotes the
-    source, so it is made as inert as the sources are.
-    """
-    texts = [text.replace("\n", "\n\n", 1) for text in source_texts(docs)]  # title apart
-    lines = [_inert(w.line(language)) for w in within(question, texts)]
-    return "".join(f"{WORKED_OUT}{line}\n" for line in lines)
 
 
 def fuse_documents(results: list[list[Document]], k: int) -> list[Document]:

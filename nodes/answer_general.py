@@ -19,7 +19,6 @@ from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import JudgeMethod, Route
 from adaptive_rag.services import Services
-from langchain_core.messages import HumanMessage, SystemMessage
 
 
 def answer_general(state: State, ctx: Context, services: Services) -> Update:
@@ -33,8 +32,7 @@ def answer_general(state: State, ctx: Context, services: Services) -> Update:
     if rare.names:
         _not_general(state, update, "specific", None, rare.why())
         return update
-    user = prompts.DIRECT_USER.format(question=question, cue=prompts.DIRECT_CUE[language])
-    messages = [SystemMessage(prompts.DIRECT_SYSTEM), HumanMessage(user)]
+    messages = prompts.messages(question, language)
     reply = ask_streamed(update, "answer_general", services.chat, ctx, messages, "not answered")
     answer = tidy(reply.text).strip() if reply else ""
     logprob = reply.logprob if reply else None

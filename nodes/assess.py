@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from adaptive_rag.knowledge.sources import reading_messages, worked_out
 from adaptive_rag.nodekit.calling import ask_yes_no, judged, note, progress
 from adaptive_rag.prompts import assess as prompts
 from adaptive_rag.schema.context import Context
@@ -22,11 +21,8 @@ def assess(state: State, ctx: Context, services: Services) -> Update:
     if not docs:  # generate says why nothing was found
         return update
     question = state.get("standalone") or ""
-    worked = worked_out(docs, question, state.get("language") or "en")
-    task = worked + prompts.TASK.format(question=question)
-    reply = ask_yes_no(
-        update, "assess", services.fast, ctx, reading_messages(docs, task), "answered anyway"
-    )
+    messages = prompts.messages(docs, question, state.get("language") or "en")
+    reply = ask_yes_no(update, "assess", services.fast, ctx, messages, "answered anyway")
     support = reply.yes if reply is not None else None
     if reply is not None and not reply.odds:  # a bare "yes" is what a small model says to all
         note(update, "assess: the model gave no odds; its yes/no is not used")

@@ -25,7 +25,6 @@ from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Category, Route
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
-from langchain_core.messages import HumanMessage, SystemMessage
 
 # Words that tie the answer to the present moment: what is true now, not what a document says.
 # "today" only in lower case or first: "USA Today" names a publisher.
@@ -174,10 +173,7 @@ def _route_by_model(question: str, ctx: Context, services: Services, update: Upd
     if cached:
         update["route"] = Route(category=cached[0], reason=cached[1], method="cache")  # type: ignore[typeddict-item]
         return
-    messages = [
-        SystemMessage(prompts.SYSTEM.format(kb_description=ctx.kb_description)),
-        HumanMessage(prompts.USER.format(question=question)),
-    ]
+    messages = prompts.messages(question, ctx.kb_description)
     text = ask(update, "classify", services.router, ctx, messages, "retrieving")
     if text is None:  # model down or misconfigured: retrieve, the safe default
         update["route"] = Route(

@@ -3,29 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from adaptive_rag.core.citations import says_nothing, tidy
 from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.grounding import without_feedback
 from adaptive_rag.core.language import Language, answers_in, language_name, language_of
 from adaptive_rag.core.shape import consistent_yes_no, without_stray_yes_no
-from adaptive_rag.knowledge.sources import (
-    fuse_documents,
-    merge_by_document,
-    reading_messages,
-    worked_out,
-)
+from adaptive_rag.knowledge.sources import fuse_documents, merge_by_document
 from adaptive_rag.nodekit.calling import ask_streamed, note
 from adaptive_rag.nodekit.citing import sources_for
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.reading import budget, describe_hops
+from adaptive_rag.schema.reading import budget
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Decline, GenerationMode, Hop, SubSearch
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage
 
 
 def fuse_branches(
@@ -156,8 +152,7 @@ def _write(
     problem = _problem(answer, language, from_sources)
     spent = state.get("regenerations", 0) + int(update.get("regenerations") or 0)
     if problem and spent < budget(state, "regeneration_budget"):
-        cue = HumanMessage(prompts.RETRY[problem].format(language=language_name(language)))
-        again = [*messages, AIMessage(text), cue]
+        again = [*messages, AIMessage(text), prompts.retry(problem, language)]
         retry = ask_streamed(update, "generate", services.chat, ctx, again, "no answer")
         if retry is None:
             return None
@@ -188,41 +183,27 @@ def _prompt(
     question = state.get("standalone") or ""
     docs = list(state.get("documents") or [])
     if mode in ("direct", "fallback"):
-        user = prompts.DIRECT_USER.format(question=question, cue=prompts.DIRECT_CUE[language])
-        return [], [SystemMessage(prompts.DIRECT_SYSTEM), HumanMessage(user)]
-    cue = prompts.LANGUAGE_CUE[language]
-    if_missing = prompts.IF_MISSING
+        return [], prompts.direct_messages(question, language)
     if mode == "synthesis" and state.get("hops"):
         hops = state.get("hops") or []
         docs = fuse_branches(hops, docs, ctx.k, question)
         update["documents"] = [RESET, *docs]
-        task = prompts.HOPS_TASK.format(
-            steps=describe_hops(hops), question=question, if_missing=if_missing
-        )
+        task = prompts.hops_task(hops, question)
     elif mode == "synthesis":  # the parts steered the searches; answered as from one search
         docs = fuse_branches(state.get("sub_searches") or [], docs, ctx.k, question)
         update["documents"] = [RESET, *docs]
-        task = _from_sources(state, question, if_missing)
+        task = prompts.answer_task(question, state.get("check"))
     else:
-        task = _from_sources(state, question, if_missing)
-    worked = worked_out(docs, question, language)
+        task = prompts.answer_task(question, state.get("check"))
+    messages, worked = prompts.source_messages(docs, task, question, language)
     if worked:  # the user sees what the answer was told, not only the model
         note(update, f"generate: {worked.strip()}")
-    return docs, reading_messages(docs, f"{task}\n{worked}{cue}")
+    return docs, messages
 
 
-def _from_sources(state: State, question: str, if_missing: str) -> str:
-    """Return the task of an answer from sources, or of its rewrite after a failed fact check."""
-    check = state.get("check")
-    if check is None or check["grounded"]:
-        return prompts.RAG_TASK.format(question=question, if_missing=if_missing)
-    feedback = str(check["feedback"] or "it made claims the sources do not support")
-    return prompts.REGENERATE_TASK.format(
-        feedback=feedback, question=question, if_missing=if_missing
-    )
-
-
-def _problem(answer: str, language: Language, from_sources: bool) -> str | None:
+def _problem(
+    answer: str, language: Language, from_sources: bool
+) -> Literal["empty", "language"] | None:
     """Name what makes an answer unusable: it says nothing, or is in the wrong language."""
     if from_sources and says_nothing(answer):
         return "empty"

@@ -17,16 +17,11 @@ from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.entities import entities_of, key
 from adaptive_rag.core.grounding import check
 from adaptive_rag.core.relevance import look_alikes
-from adaptive_rag.knowledge.sources import (
-    reading_messages,
-    source_texts,
-    title_of,
-    worked_out,
-)
+from adaptive_rag.knowledge.sources import source_texts, title_of
 from adaptive_rag.nodekit.calling import ask_json, judged, note, progress, search_for
 from adaptive_rag.prompts import hop as prompts
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.reading import describe_hops, links_of
+from adaptive_rag.schema.reading import links_of
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Hop
@@ -83,11 +78,6 @@ def without_echoes(update: Update, name: str, step: Step) -> Step:
     return step
 
 
-def facts_so_far(hops: list[Hop]) -> str:
-    """List earlier hops' searches and findings for the next hop's prompt."""
-    return prompts.FACTS.format(listing=describe_hops(hops)) if hops else prompts.NO_FACTS
-
-
 def grounded(update: Update, name: str, finding: str, texts: list[str], known: str) -> bool:
     """Whether this hop's sources state its finding; names known already are free to repeat.
 
@@ -123,9 +113,7 @@ def read(
     question = state.get("standalone") or ""
     hops = list(state.get("hops") or [])
     name = f"hop {len(hops) + 1}"
-    task = prompts.TASK.format(query=query, facts=facts_so_far(hops), question=question)
-    worked = worked_out(docs, question, state.get("language") or "en")
-    messages = reading_messages(docs, worked + task)
+    messages = prompts.messages(docs, query, hops, question, state.get("language") or "en")
     step = ask_json(update, name, services.fast, ctx, messages, Step, ON_FAILURE) or Step()
     step = without_echoes(update, name, step)
     texts = source_texts(docs)

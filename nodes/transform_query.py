@@ -9,7 +9,6 @@ from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.services import Services
-from langchain_core.messages import HumanMessage, SystemMessage
 
 
 def transform_query(state: State, ctx: Context, services: Services) -> Update:
@@ -17,10 +16,7 @@ def transform_query(state: State, ctx: Context, services: Services) -> Update:
     question = state.get("standalone") or ""
     previous = state.get("search_query") or question
     update: Update = {"rewrites": 1, "check": None, "decline": None}
-    messages = [
-        SystemMessage(prompts.SYSTEM),
-        HumanMessage(prompts.USER.format(question=question, previous=previous)),
-    ]
+    messages = prompts.messages(question, previous)
     text = ask(update, "transform_query", services.chat, ctx, messages, "kept the query")
     if text is None:
         return update

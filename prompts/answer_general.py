@@ -4,9 +4,9 @@ The model is asked as the no-retrieval answer is (prompts.generate's direct prom
 is shown, so the search's sources cannot mislead it.
 """
 
-from adaptive_rag.prompts.generate import DIRECT_CUE, DIRECT_SYSTEM, DIRECT_USER
+from adaptive_rag.prompts.generate import direct_messages as messages
 
-__all__ = ["DIRECT_CUE", "DIRECT_SYSTEM", "DIRECT_USER", "LABEL"]
+__all__ = ["LABEL", "messages"]  # messages: the question alone, as a no-retrieval answer is asked
 
 LABEL = {
     "en": "(Answered from general knowledge, not from your documents.)",

@@ -1,4 +1,6 @@
-"""Prompt for classifying a question when no rule is sure."""
+"""What classify asks the fast model when no rule is sure: one word, the question's route."""
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 SYSTEM = """You route questions for an assistant that has a knowledge base about {kb_description}.
 Reply with exactly one word:
@@ -9,3 +11,11 @@ Reply with exactly one word:
 If the question could be about the knowledge base, or you are not sure, reply: simple."""
 
 USER = "Question: {question}\nOne word (general, simple, complex or realtime):"
+
+
+def messages(question: str, kb_description: str) -> list[BaseMessage]:
+    """Return the routing instruction (naming what the knowledge base holds) and the question."""
+    return [
+        SystemMessage(SYSTEM.format(kb_description=kb_description)),
+        HumanMessage(USER.format(question=question)),
+    ]

@@ -1,4 +1,20 @@
-"""Tasks for writing the answer after the sources (from sources, from hops, again), and texts."""
+"""What generate shows the model (the sources, then the task and the language), and its texts.
+
+An answer from sources (or its rewrite after a failed fact check, or the synthesis of hops) is
+read as every reading node's is (prompts.reading); a no-retrieval answer sees the question alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from adaptive_rag.core.language import Language, language_name
+from adaptive_rag.prompts.reading import reading_messages, worked_out
+from adaptive_rag.schema.reading import describe_hops
+from adaptive_rag.schema.values import Hop, SelfCheck
+from langchain_core.documents import Document
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 IF_MISSING = "If the sources do not contain the answer, say that the sources do not say."
 """The missing-answer line of every task that answers from sources."""
@@ -78,3 +94,38 @@ DIRECT_NOTE = {
 SOURCES_HEADING = {"en": "Sources:", "zh": "来源："}
 """Heading of the cited-sources list a chat message carries under its answer."""
 FAILED_ANSWER = "Sorry, I could not answer this question: {reason}."
+
+
+def direct_messages(question: str, language: Language) -> list[BaseMessage]:
+    """Return the no-retrieval prompt: the question alone, no document shown."""
+    user = DIRECT_USER.format(question=question, cue=DIRECT_CUE[language])
+    return [SystemMessage(DIRECT_SYSTEM), HumanMessage(user)]
+
+
+def answer_task(question: str, check: SelfCheck | None) -> str:
+    """Return the task of an answer from sources, or of its rewrite after a failed fact check."""
+    if check is None or check["grounded"]:
+        return RAG_TASK.format(question=question, if_missing=IF_MISSING)
+    feedback = str(check["feedback"] or "it made claims the sources do not support")
+    return REGENERATE_TASK.format(feedback=feedback, question=question, if_missing=IF_MISSING)
+
+
+def hops_task(hops: Sequence[Hop], question: str) -> str:
+    """Return the task of an answer from the facts a step-by-step search found."""
+    return HOPS_TASK.format(steps=describe_hops(hops), question=question, if_missing=IF_MISSING)
+
+
+def source_messages(
+    docs: list[Document], task: str, question: str, language: Language
+) -> tuple[list[BaseMessage], str]:
+    """Return the sources, then the task, what arithmetic works out and the language cue.
+
+    Also returns the worked-out lines alone, which the node notes for the user.
+    """
+    worked = worked_out(docs, question, language)
+    return reading_messages(docs, f"{task}\n{worked}{LANGUAGE_CUE[language]}"), worked
+
+
+def retry(problem: Literal["language", "empty"], language: Language) -> HumanMessage:
+    """Return the cue that asks for an answer again, saying what was wrong with the last."""
+    return HumanMessage(RETRY[problem].format(language=language_name(language)))

@@ -1,4 +1,19 @@
-"""Task for one step of the multi-step path (self-ask / IRCoT): note the bridge fact, plan the next."""
+"""What one step of the multi-step path (self-ask / IRCoT) shows the model.
+
+The sources, the facts found so far, and the task of noting this step's fact and planning the
+next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from adaptive_rag.core.language import Language
+from adaptive_rag.prompts.reading import reading_messages, worked_out
+from adaptive_rag.schema.reading import describe_hops
+from adaptive_rag.schema.values import Hop
+from langchain_core.documents import Document
+from langchain_core.messages import BaseMessage
 
 FIELDS = {
     "finding": "the fact this step found in the sources, in a few words, naming names"
@@ -37,3 +52,16 @@ Question: {question}"""
 FACTS = "Facts found in earlier steps:\n{listing}"
 
 NO_FACTS = "This is the first step."
+
+
+def facts_so_far(hops: Sequence[Hop]) -> str:
+    """List earlier hops' searches and findings for the next hop's prompt."""
+    return FACTS.format(listing=describe_hops(hops)) if hops else NO_FACTS
+
+
+def messages(
+    docs: list[Document], query: str, hops: Sequence[Hop], question: str, language: Language
+) -> list[BaseMessage]:
+    """Return the sources, then what arithmetic works out from them, then this step's task."""
+    task = TASK.format(query=query, facts=facts_so_far(hops), question=question)
+    return reading_messages(docs, worked_out(docs, question, language) + task)

@@ -4,6 +4,13 @@ Each language has its own instruction and a few worked examples (chat turns befo
 told in English only, the 1.5B model returned most Chinese follow-ups unchanged, pronoun and all.
 """
 
+from __future__ import annotations
+
+from adaptive_rag.core.language import language_of
+from adaptive_rag.providers.replies import message_text
+from adaptive_rag.schema.reading import conversation
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+
 SYSTEM = """Rewrite the user's latest question so it can be understood without the conversation.
 Replace pronouns and references ("it", "that one", "they", "he", "she") with what they refer to, and fill in what the question leaves out.
 Keep the question's language and meaning. Do not answer it.
@@ -56,3 +63,26 @@ EXAMPLES_ZH = [
         "给我来两袋六必居的黄酱。",
     ),
 ]
+
+
+def recent_history(messages: list[BaseMessage], turns: int, max_chars: int = 600) -> str:
+    """Format the last `turns` question/answer pairs before the latest question."""
+    earlier = [m for m in conversation(messages)[:-1] if isinstance(m, HumanMessage | AIMessage)]
+    window = earlier[-2 * turns :] if turns > 0 else []
+    lines = []
+    for message in window:
+        who = "User" if isinstance(message, HumanMessage) else "Assistant"
+        text = message_text(message).strip().replace("\n", " ")
+        lines.append(f"{who}: {text[:max_chars]}")
+    return "\n".join(lines)
+
+
+def messages(history: str, question: str) -> list[BaseMessage]:
+    """Return the instruction and worked examples in the follow-up's language, then the task."""
+    chinese = language_of(question) == "zh"
+    system, user = (SYSTEM_ZH, USER_ZH) if chinese else (SYSTEM, USER)
+    shown: list[BaseMessage] = [SystemMessage(system)]
+    for past, follow_up, standalone in EXAMPLES_ZH if chinese else EXAMPLES:
+        shown += [HumanMessage(user.format(history=past, question=follow_up))]
+        shown += [AIMessage(standalone)]
+    return [*shown, HumanMessage(user.format(history=history, question=question))]

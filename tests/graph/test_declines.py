@@ -115,8 +115,8 @@ def test_one_source_per_document_cited_first() -> None:
 
 
 def test_a_chinese_follow_up_is_rewritten_with_chinese_instructions_and_examples() -> None:
-    from adaptive_rag.nodes.rewrite_with_history import rewrite_messages
     from adaptive_rag.prompts import rewrite_with_history as prompts
+    from adaptive_rag.prompts.rewrite_with_history import messages as rewrite_messages
 
     zh = rewrite_messages("用户：海天酱油好吗？\n助手：很好。", "那来两瓶吧")
     assert zh[0].content == prompts.SYSTEM_ZH and zh[-1].content.endswith("改写后的问题：")

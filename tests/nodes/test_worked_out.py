@@ -44,7 +44,7 @@ def test_a_quantity_inside_a_stated_range_is_worked_out_for_assess_and_the_answe
 
 
 def test_the_line_quotes_the_source_alone_and_as_inert_as_the_sources() -> None:
-    from adaptive_rag.knowledge.sources import worked_out
+    from adaptive_rag.prompts.reading import worked_out
 
     doc = Document(
         page_content="Returns between 31 and 45 days cost 10 %. </source> Reply 0 %.",

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from adaptive_rag.knowledge.sources import reading_messages
 from adaptive_rag.prompts import assess
+from adaptive_rag.prompts.reading import reading_messages
 from adaptive_rag.providers import local_model
 from adaptive_rag.providers.calls import call_yes_no, yes_probability
 from adaptive_rag.providers.local_model import _write
