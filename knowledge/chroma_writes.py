@@ -7,14 +7,23 @@ ingest a crash interrupted is bumped again by the next one.
 
 from __future__ import annotations
 
+import secrets
 import threading
+from contextlib import AbstractContextManager
 from typing import Any
 
 from adaptive_rag.core.access import OWNER, PUBLIC
+from adaptive_rag.core.entities import VERSION
+from adaptive_rag.knowledge.answer_cache import AnswerCache
 from adaptive_rag.knowledge.clients import chroma_metadata
+from adaptive_rag.knowledge.errors import KnowledgeBaseError
 from adaptive_rag.knowledge.ingest import Ingestion
 from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.knowledge.preparing import IngestReport, Lookup, Prepared, Stored, of_source
+from adaptive_rag.knowledge.upgrade import ACCESS_CONTROL, ENTITIES
+
+TOKEN = "revision_token"
+"""Collection metadata: a value no other write gives it, set with every revision bump."""
 
 
 class ChromaWrites(Ingestion):
@@ -27,9 +36,47 @@ class ChromaWrites(Ingestion):
     _keyword: KeywordIndex | None
 
     def _bump(self, refresh: bool = True, writing: bool = False) -> None:
-        raise NotImplementedError
+        """Advance the revision (with a new token) so every process rebuilds its BM25 index once.
+
+        Read, changed and written under the write lock, so no process on this machine loses
+        another's bump. `writing` marks an ingest under way; one that a crash left marked is
+        bumped on the next run even if it has nothing left to write (an index built mid-write
+        is stale).
+        """
+        with self._writing():
+            collection = self._client.get_collection(self.name, embedding_function=None)
+            meta = dict(collection.metadata or {})
+            meta["revision"] = int(meta.get("revision", 0)) + 1
+            meta[TOKEN] = secrets.token_hex(8)
+            meta["writing"] = int(writing)
+            collection.modify(metadata=meta)
+            self.answer_cache().clear()  # answers of the old revision can never be found again
+            if refresh:
+                self._keyword_refresh()
 
     def _interrupted(self) -> bool:
+        """Whether an earlier ingest stopped between its first and last revision bump."""
+        return bool(self._metadata().get("writing"))
+
+    def _keyword_refresh(self) -> None:
+        """Rebuild and save the BM25 index now, so the next search does not pay for it."""
+        with self._lock:
+            self._keyword = self._rebuild_keyword_index(self._fingerprint())
+
+    def _writing(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def answer_cache(self) -> AnswerCache:
+        """Return the collection's answer cache (KnowledgeBase's)."""
+        raise NotImplementedError
+
+    def _fingerprint(self) -> str:
+        raise NotImplementedError
+
+    def _metadata(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _rebuild_keyword_index(self, revision: str) -> KeywordIndex:
         raise NotImplementedError
 
     def _lookup(self) -> Lookup:
@@ -126,3 +173,24 @@ class ChromaLookup:
     def _found(self, where: dict[str, Any]) -> Stored:
         got = self._chunks.get(where=where, include=["metadatas"])
         return [(cid, dict(m or {})) for cid, m in zip(got["ids"], got["metadatas"], strict=True)]
+
+
+def create_collection(client: Any, collection: str, spec: str) -> Any:
+    """Create a collection and its sections' one; one another process just made is used as is."""
+    try:
+        made = client.get_or_create_collection(
+            collection,
+            embedding_function=None,
+            metadata={
+                "embedding_model": spec,
+                "revision": 0,
+                TOKEN: secrets.token_hex(8),
+                ACCESS_CONTROL: 1,
+                ENTITIES: VERSION,
+            },
+            configuration={"hnsw": {"space": "cosine"}},
+        )
+        client.get_or_create_collection(f"{collection}.parents", embedding_function=None)
+    except Exception as exc:
+        raise KnowledgeBaseError(f"cannot create collection {collection!r}: {exc}") from exc
+    return made

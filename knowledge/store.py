@@ -8,7 +8,6 @@ write gives the collection a new revision token, so a reader rebuilds what it de
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_rag.core.access import Reader
-from adaptive_rag.core.entities import VERSION
 from adaptive_rag.core.environment import default_collection, env_seconds
 from adaptive_rag.knowledge.answer_cache import AnswerCache
-from adaptive_rag.knowledge.chroma_writes import ChromaWrites
+from adaptive_rag.knowledge.chroma_writes import TOKEN, ChromaWrites, create_collection
 from adaptive_rag.knowledge.clients import chroma_client
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError, KnowledgeBaseError
@@ -29,8 +27,6 @@ from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.knowledge.locking import LockTimeout, WriteLock
 from adaptive_rag.knowledge.search import Searching
 from adaptive_rag.knowledge.upgrade import (
-    ACCESS_CONTROL,
-    ENTITIES,
     get_all,
     pages,
     pending,
@@ -41,8 +37,6 @@ from langchain_core.embeddings import Embeddings
 
 WRITE_WAIT = 900.0
 """Seconds a writer waits for another process's write to end (ADAPTIVE_RAG_WRITE_WAIT)."""
-TOKEN = "revision_token"
-"""Collection metadata: a value no other write gives it, set with every revision bump."""
 CATCH_UP = "adaptive-rag:catch-up"
 """An id no chunk has: deleting it makes embedded Chroma load other processes' writes."""
 _log = logging.getLogger(__name__)
@@ -114,7 +108,7 @@ class KnowledgeBase(ChromaWrites, Searching):
                 f" `adaptive-rag ingest PATH --collection {collection}`"
             )
         if existing is None:
-            existing = _create(client, collection, spec)
+            existing = create_collection(client, collection, spec)
         metadata = existing.metadata or {}
         recorded = metadata.get("embedding_model")
         if recorded and recorded != spec:
@@ -280,54 +274,3 @@ class KnowledgeBase(ChromaWrites, Searching):
     def sources(self, reader: Reader | None = None) -> list[dict[str, Any]]:
         """List ingested sources with their chunk counts, titles and readers (a reader's only)."""
         return summarise(get_all(self._chunks, ["metadatas"])["metadatas"], reader)
-
-    # -- writing --------------------------------------------------------------------------
-
-    def _bump(self, refresh: bool = True, writing: bool = False) -> None:
-        """Advance the revision (with a new token) so every process rebuilds its BM25 index once.
-
-        Read, changed and written under the write lock, so no process on this machine loses
-        another's bump. `writing` marks an ingest under way; one that a crash left marked is
-        bumped on the next run even if it has nothing left to write (an index built mid-write
-        is stale).
-        """
-        with self._writing():
-            collection = self._client.get_collection(self.name, embedding_function=None)
-            meta = dict(collection.metadata or {})
-            meta["revision"] = int(meta.get("revision", 0)) + 1
-            meta[TOKEN] = secrets.token_hex(8)
-            meta["writing"] = int(writing)
-            collection.modify(metadata=meta)
-            self.answer_cache().clear()  # answers of the old revision can never be found again
-            if refresh:
-                self._keyword_refresh()
-
-    def _interrupted(self) -> bool:
-        """Whether an earlier ingest stopped between its first and last revision bump."""
-        return bool(self._metadata().get("writing"))
-
-    def _keyword_refresh(self) -> None:
-        """Rebuild and save the BM25 index now, so the next search does not pay for it."""
-        with self._lock:
-            self._keyword = self._rebuild_keyword_index(self._fingerprint())
-
-
-def _create(client: Any, collection: str, spec: str) -> Any:
-    """Create a collection and its sections' one; one another process just made is used as is."""
-    try:
-        made = client.get_or_create_collection(
-            collection,
-            embedding_function=None,
-            metadata={
-                "embedding_model": spec,
-                "revision": 0,
-                TOKEN: secrets.token_hex(8),
-                ACCESS_CONTROL: 1,
-                ENTITIES: VERSION,
-            },
-            configuration={"hnsw": {"space": "cosine"}},
-        )
-        client.get_or_create_collection(f"{collection}.parents", embedding_function=None)
-    except Exception as exc:
-        raise KnowledgeBaseError(f"cannot create collection {collection!r}: {exc}") from exc
-    return made
