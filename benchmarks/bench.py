@@ -136,6 +136,13 @@ def bench_fusion(
             help="Per-question scores: read from this JSON if it exists, else saved to it."
         ),
     ] = None,
+    reranker: Annotated[
+        Path | None,
+        typer.Option(
+            help="A cross-encoder's folder (model.onnx, tokenizer.json): also rerank the"
+            " default search's candidates with it (benchmarks/cross_encoder.py)."
+        ),
+    ] = None,
     out: Out = None,
 ) -> None:
     """Score the fusion against its best single channel, with channel weights fitted held out."""
@@ -147,7 +154,9 @@ def bench_fusion(
     if scores is not None and scores.is_file():
         per_set = json.loads(scores.read_text(encoding="utf-8"))
     else:
-        per_set = fb.scores_per_set(_chosen(sets, questions, corpus), limit, embedding_model)
+        per_set = fb.scores_per_set(
+            _chosen(sets, questions, corpus), limit, embedding_model, reranker=reranker
+        )
         if scores is not None:
             scores.write_text(json.dumps(per_set), encoding="utf-8")
     never_fitted = [s.strip() for s in held_out.split(",") if s.strip()]
@@ -301,6 +310,22 @@ def bench_ingest_server(
     import ingest_server_bench as ib
 
     typer.echo("\n".join(ib.run(documents, batch)))
+
+
+@bench.command("path")
+def bench_path(
+    question: Annotated[
+        str, typer.Option(help="The knowledge-base question traced.")
+    ] = "How long does the Kestrel K2 battery last at the default reporting interval?",
+    warm_up: Annotated[
+        str, typer.Option(help="Asked first, untraced.")
+    ] = "What is the restocking fee for a return 40 days after delivery?",
+    out: Out = None,
+) -> None:
+    """List the package modules one question runs through (intake to finalize), by length."""
+    import question_path as qp
+
+    _emit("\n".join(qp.report(*qp.trace(question, warm_up))), out)
 
 
 def _emit(text: str, out: Path | None) -> None:

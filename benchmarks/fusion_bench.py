@@ -6,7 +6,8 @@ weighting of the channels in its reciprocal rank fusion, and fused by scores ins
 The query's embedding is made once per question. For each set left out in turn, the
 weighting with the best mean margin over the best single channel (AllGold at k = 2, 4 and 10) on
 the other sets is chosen and scored on the one left out; a set named in `held_out` is never
-fitted on, only scored.
+fitted on, only scored. With a cross-encoder (benchmarks/cross_encoder.py), the default search's
+candidates are also reranked by it (RERANKED).
 """
 
 from __future__ import annotations
@@ -85,10 +86,44 @@ def candidates() -> dict[str, tuple[type[HybridRetriever], dict[str, float]]]:
     return found
 
 
+RERANKED = {
+    "reranked: top 10": (10, None),
+    "reranked: top 30": (30, None),
+    "reranked: RRF of the fused rank and the reranker's (x2)": (30, 2.0),
+}
+"""The default search's candidates reranked by a cross-encoder: (how many of its 30 first, and
+None to sort them by the reranker's score, or the reranker rank's weight in an RRF with the fused
+rank)."""
+
+
+def reranked(
+    doc_ids: list[str], scores: list[float], depth: int, weight: float | None
+) -> list[str]:
+    """Return the documents in reranked order (chunks of one document count once)."""
+    head, tail = list(range(min(depth, len(doc_ids)))), list(range(depth, len(doc_ids)))
+    by_model = sorted(head, key=lambda i: -scores[i])
+    if weight is None:
+        order = by_model + tail
+    else:
+        model_rank = {i: rank for rank, i in enumerate(by_model, start=1)}
+        order = sorted(head, key=lambda i: -(1 / (61 + i) + weight / (60 + model_rank[i])))
+        order += tail
+    return list(dict.fromkeys(doc_ids[i] for i in order))
+
+
 def scores_per_set(
-    sets: list[EvalSet], limit: int, embedding_model: str, seed: int = 7
+    sets: list[EvalSet],
+    limit: int,
+    embedding_model: str,
+    seed: int = 7,
+    reranker: Path | None = None,
 ) -> dict[str, dict[str, list[dict[str, float]]]]:
     """Return each set's per-question scores, by configuration ('keyword', 'vector', candidates)."""
+    cross = None
+    if reranker is not None:
+        from cross_encoder import CrossEncoder
+
+        cross = CrossEncoder(reranker)
     out: dict[str, dict[str, list[dict[str, float]]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         ingested: dict[tuple[str, ...], KnowledgeBase] = {}
@@ -129,6 +164,18 @@ def scores_per_set(
                 for label, retriever in configs.items()
             }
             out[dataset.name]["_channel_scores"] = features  # type: ignore[assignment]
+            if cross is not None:
+                fused = configs["keyword 1, graph 1"]
+                for label in RERANKED:
+                    out[dataset.name][label] = []
+                for q in questions:
+                    docs = fused.invoke(q["question"])
+                    ids = [str(d.metadata.get("doc_id")) for d in docs]
+                    model = cross.scores(q["question"], [d.page_content for d in docs])
+                    gold = set(q["gold_doc_ids"])
+                    for label, (depth, weight) in RERANKED.items():
+                        ranked = reranked(ids, model, depth, weight)
+                        out[dataset.name][label].append(ranking_scores(ranked, gold))
             print(dataset.name, len(questions), "questions scored", flush=True)
     return out
 
@@ -174,6 +221,7 @@ def held_out_rows(
             ("keyword 1, graph 1", "default: RRF, equal weights"),
             ("scores: keyword 1", "scores (min-max), equal weights"),
             (chosen, f"fitted without this set: {chosen}"),
+            *((label, label) for label in RERANKED if label in per_config),
         ):
             row: dict[str, Any] = {
                 "dataset": name,

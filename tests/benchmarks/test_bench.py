@@ -160,3 +160,14 @@ def test_store_answers_pairs_two_runs_question_by_question(
     row = result.output.strip().splitlines()[-1]
     assert row.startswith("| squad2 | 5 | 0.6 | 0.8 | 2 / 1 | +0.200 ")
     assert "| 2 / 5 | 1 / 2, 2 / 2 |" in row  # same text where both were right
+
+
+def test_reranking_reorders_the_first_candidates_alone(bench_path: Path) -> None:
+    fb = importlib.import_module("fusion_bench")
+    ids = ["a", "b", "a", "c", "d"]  # chunks' documents, in fused order
+    model = [0.1, 0.2, 0.9, 0.8, 5.0]
+    assert fb.reranked(ids, model, 4, None) == ["a", "c", "b", "d"]  # "d" stays below the four
+    assert fb.reranked(ids, model, 5, None) == ["d", "a", "c", "b"]
+    # beside the fused rank, a reranker's rank moves a chunk up without overturning the order
+    assert fb.reranked(["a", "b", "c"], [0.0, 0.0, 9.0], 3, 0.1) == ["a", "b", "c"]
+    assert fb.reranked(["a", "b", "c"], [0.0, 0.0, 9.0], 3, 2.0) == ["c", "a", "b"]
