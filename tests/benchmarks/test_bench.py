@@ -24,6 +24,7 @@ COMMANDS = (
     "answer-cache",
     "grounding",
     "ingest-server",
+    "path",
 )
 
 
