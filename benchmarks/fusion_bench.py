@@ -24,6 +24,7 @@ from adaptive_rag.core.access import Reader
 from adaptive_rag.evaluation.judge_fit import auc
 from adaptive_rag.evaluation.metrics import ranking_scores
 from adaptive_rag.evaluation.sets import EvalSet
+from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.embeddings import Embeddings
@@ -104,10 +105,10 @@ def reranked(
     by_model = sorted(head, key=lambda i: -scores[i])
     if weight is None:
         order = by_model + tail
-    else:
-        model_rank = {i: rank for rank, i in enumerate(by_model, start=1)}
-        order = sorted(head, key=lambda i: -(1 / (61 + i) + weight / (60 + model_rank[i])))
-        order += tail
+    else:  # the project's own RRF, of the fused order and the reranker's
+        rankings = [[str(i) for i in head], [str(i) for i in by_model]]
+        fused = reciprocal_rank_fusion(rankings, weights=[1.0, weight])
+        order = [int(i) for i, _ in fused] + tail
     return list(dict.fromkeys(doc_ids[i] for i in order))
 
 

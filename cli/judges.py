@@ -155,12 +155,13 @@ def _keep(out: Path, name: str, judge: Logistic, figures: dict[str, Any], write:
     from adaptive_rag.core.fitted import WEIGHTS_DIR
     from adaptive_rag.evaluation.data import FITTED_DIR
 
-    (out / f"{name}.json").write_text(json.dumps(judge.to_json(), indent=1))
-    (out / f"{name}.fit.json").write_text(json.dumps(figures, indent=1))
+    model, record = json.dumps(judge.to_json(), indent=1), json.dumps(figures, indent=1)
+    (out / f"{name}.json").write_text(model)
+    (out / f"{name}.fit.json").write_text(record)
     if write:
         WEIGHTS_DIR.mkdir(exist_ok=True)
-        (WEIGHTS_DIR / f"{name}.json").write_text(json.dumps(judge.to_json(), indent=1))
-        (FITTED_DIR / f"{name}.json").write_text(json.dumps(figures, indent=1))
+        (WEIGHTS_DIR / f"{name}.json").write_text(model)
+        (FITTED_DIR / f"{name}.json").write_text(record)
 
 
 @evaluate.command("judge-sources")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import secrets
 import threading
-from contextlib import AbstractContextManager
 from typing import Any
 
 from adaptive_rag.core.access import OWNER, PUBLIC
@@ -62,9 +61,6 @@ class ChromaWrites(Ingestion):
         """Rebuild and save the BM25 index now, so the next search does not pay for it."""
         with self._lock:
             self._keyword = self._rebuild_keyword_index(self._fingerprint())
-
-    def _writing(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
 
     def answer_cache(self) -> AnswerCache:
         """Return the collection's answer cache (KnowledgeBase's)."""
