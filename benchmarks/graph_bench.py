@@ -18,9 +18,9 @@ import numpy as np
 from adaptive_rag.core.access import Reader
 from adaptive_rag.core.entities import entities_of
 from adaptive_rag.evaluation.metrics import ranking_scores
-from adaptive_rag.knowledge.fusion import RRF_K, reciprocal_rank_fusion
 from adaptive_rag.knowledge.graph import EntityGraph
 from adaptive_rag.knowledge.retriever import GRAPH_SEEDS
+from adaptive_rag.knowledge.search import RRF_K, reciprocal_rank_fusion
 from adaptive_rag.knowledge.store import KnowledgeBase
 
 DEPTH = 30

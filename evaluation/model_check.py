@@ -25,8 +25,7 @@ from adaptive_rag.prompts.generate import (
     WEB_UNAVAILABLE_NOTE,
 )
 from adaptive_rag.prompts.reading import PREAMBLE
-from adaptive_rag.providers.calls import call_model
-from adaptive_rag.providers.replies import parse_json
+from adaptive_rag.providers.calls import call_model, parse_json
 from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage, SystemMessage

@@ -15,8 +15,7 @@ from typing import Any, Literal
 
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.prompts.reading import reading_messages
-from adaptive_rag.providers.calls import call_model
-from adaptive_rag.providers.replies import parse_json
+from adaptive_rag.providers.calls import call_model, parse_json
 from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
 from langchain_core.documents import Document

@@ -21,9 +21,8 @@ from adaptive_rag.core.entities import entities_of
 from adaptive_rag.core.secrets import describe
 from adaptive_rag.knowledge import search
 from adaptive_rag.knowledge.facets import Named
-from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.knowledge.interface import KnowledgeStore
-from adaptive_rag.knowledge.search import matches
+from adaptive_rag.knowledge.search import matches, reciprocal_rank_fusion
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever

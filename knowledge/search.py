@@ -1,4 +1,7 @@
-"""The searching half of KnowledgeBase: by meaning, by keywords, within named values, by graph."""
+"""The searching half of KnowledgeBase: by meaning, by keywords, within named values, by graph.
+
+And reciprocal rank fusion (Cormack et al., k=60), which merges the rankings of such searches.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +15,22 @@ from adaptive_rag.knowledge.facets import Named
 from adaptive_rag.knowledge.graph import Reached
 from adaptive_rag.knowledge.keyword import KeywordIndex
 from langchain_core.embeddings import Embeddings
+
+RRF_K = 60
+
+
+def reciprocal_rank_fusion(
+    rankings: list[list[str]], k: int = RRF_K, weights: list[float] | None = None
+) -> list[tuple[str, float]]:
+    """Fuse ranked id lists: score(id) = sum of weight / (k + rank); ties keep first-seen order.
+
+    `weights`: one per ranking (None: 1 each).
+    """
+    scores: dict[str, float] = {}
+    for ranking, weight in zip(rankings, weights or [1.0] * len(rankings), strict=True):
+        for rank, item in enumerate(dict.fromkeys(ranking), start=1):
+            scores[item] = scores.get(item, 0.0) + weight / (k + rank)
+    return sorted(scores.items(), key=lambda pair: -pair[1])
 
 
 def matches(meta: Mapping[str, Any], where: dict[str, Any] | None) -> bool:

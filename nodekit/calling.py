@@ -7,8 +7,7 @@ from typing import TypeVar
 
 from adaptive_rag.core.failures import Part, failed
 from adaptive_rag.knowledge.sources import retrieve
-from adaptive_rag.providers.calls import Reply, call_model, call_yes_no
-from adaptive_rag.providers.replies import parse_json
+from adaptive_rag.providers.calls import Reply, call_model, call_yes_no, parse_json
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import JudgeMethod, Judgment

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adaptive_rag.nodekit.calling import ask
 from adaptive_rag.prompts import rewrite_with_history as prompts
-from adaptive_rag.providers.replies import clean_line
+from adaptive_rag.providers.calls import clean_line
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.state import State
 from adaptive_rag.schema.updates import Update

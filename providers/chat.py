@@ -1,6 +1,6 @@
 """Chat models: choose one from a provider:model string and build it once per process.
 
-Calling a model is `providers/calls.py`; reading its reply's text, `providers/replies.py`.
+Calling a model and reading its reply's text is `providers/calls.py`.
 """
 
 from __future__ import annotations

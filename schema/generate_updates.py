@@ -27,7 +27,7 @@ UPDATE_OF = {
 }
 """What each reducer takes as an update, {item} standing for the type of the list's items."""
 
-_ALSO = {"Sequence": "collections.abc", "Reset": "adaptive_rag.schema.reducers"}
+_ALSO = {"Sequence": "collections.abc", "Reset": "adaptive_rag.schema.state"}
 _BUILTIN = {"list", "dict", "str", "int", "float", "bool", "tuple"}
 _LINE = 100
 CLASS_DOC = (

@@ -10,21 +10,13 @@ return (`schema/updates.py`) is generated from these declarations.
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from functools import cache
-from typing import Annotated, Any, get_type_hints
+from typing import Annotated, Any, Final, Literal, get_type_hints
 
+from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import Language
-from adaptive_rag.schema.reducers import (
-    RESET as RESET,
-)
-from adaptive_rag.schema.reducers import (
-    Turn,
-    add_or_reset,
-    extend_or_reset,
-    merge_documents,
-    merge_sub_searches,
-)
 from adaptive_rag.schema.values import (
     Decline,
     Diagnostics,
@@ -60,6 +52,69 @@ REMEMBERED = (
     "route",
 )
 """Output fields an answer is cached with, and returned with again."""
+
+
+# The reducers of counters and lists that add up within a turn. A key declared
+# `Annotated[list[str], Turn(RESET), extend_or_reset]` starts every turn at RESET and then adds
+# up through its reducer; LangGraph takes a key's reducer from the last `Annotated` item when it
+# is callable, so the `Turn` marker (never callable) may stand before it.
+
+RESET: Final = "__reset__"
+Reset = Literal["__reset__"]
+"""Sentinel a node writes to a per-turn list or counter to clear it for a new question."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Marks a State key that starts every turn at `start` (intake writes it)."""
+
+    start: Any
+    """The key's value when a new question begins (RESET for a key with a reducer)."""
+
+
+def _reset_split(right: object) -> tuple[bool, list[Any]]:
+    """Split an update into (reset first?, items); RESET alone or leading a list resets."""
+    if right == RESET:
+        return True, []
+    if isinstance(right, list) and right and right[0] == RESET:
+        return True, list(right[1:])
+    if right is None:
+        return False, []
+    return False, list(right) if isinstance(right, list) else [right]
+
+
+def add_or_reset(left: int | None, right: int | str | None) -> int:
+    """Add an increment to a counter, or reset it to zero on RESET."""
+    if right == RESET:
+        return 0
+    return (left or 0) + int(right or 0)
+
+
+def extend_or_reset(left: list[Any] | None, right: list[Any] | Any | None) -> list[Any]:
+    """Append to a per-turn log; RESET (alone or first in the list) clears it first."""
+    reset, items = _reset_split(right)
+    return [*([] if reset else (left or [])), *items]
+
+
+def merge_documents(left: list[Document] | None, right: list[Any] | str | None) -> list[Document]:
+    """Add documents without duplicates; RESET first in the update replaces the list."""
+    reset, items = _reset_split(right)
+    merged = [] if reset else list(left or [])
+    seen = {doc_key(doc) for doc in merged}
+    for doc in items:
+        if isinstance(doc, Document) and doc_key(doc) not in seen:
+            seen.add(doc_key(doc))
+            merged.append(doc)
+    return merged
+
+
+def merge_sub_searches(
+    left: list[SubSearch] | None, right: list[Any] | str | None
+) -> list[SubSearch]:
+    """Collect the searches of parallel sub-questions in question order; RESET clears them."""
+    reset, items = _reset_split(right)
+    combined = [*([] if reset else (left or [])), *items]
+    return sorted(combined, key=lambda item: item["index"])
 
 
 class InputState(TypedDict, total=False):

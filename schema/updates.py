@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from adaptive_rag.core.failures import Failure
 from adaptive_rag.core.language import Language
-from adaptive_rag.schema.reducers import Reset
+from adaptive_rag.schema.state import Reset
 from adaptive_rag.schema.values import (
     Decline,
     Diagnostics,

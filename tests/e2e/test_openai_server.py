@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from adaptive_rag import build_graph
-from adaptive_rag.providers import calls, chat, replies
+from adaptive_rag.providers import calls, chat
 from hosted_model import (
     COMPARE,
     ELSEWHERE,
@@ -104,7 +104,7 @@ def test_json_schema_fails_on_the_server_so_judges_use_json_mode(hosted: str) ->
     with pytest.raises(Exception, match="json_schema|500"):
         strict.invoke(question)
     reply = calls.call_model(model, question, Step)
-    assert replies.parse_json(reply.text, Step).finding
+    assert calls.parse_json(reply.text, Step).finding
 
 
 def test_two_streams_at_once_both_finish(hosted: str) -> None:

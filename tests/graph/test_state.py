@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adaptive_rag.core.documents import doc_key
-from adaptive_rag.schema.reducers import (
+from adaptive_rag.schema.state import (
     RESET,
     add_or_reset,
     extend_or_reset,

@@ -6,8 +6,7 @@ from typing import Any, get_type_hints
 
 import pytest
 from adaptive_rag.schema import generate_updates
-from adaptive_rag.schema.reducers import RESET
-from adaptive_rag.schema.state import State, fresh_turn
+from adaptive_rag.schema.state import RESET, State, fresh_turn
 from adaptive_rag.schema.updates import Update
 from langgraph.graph import StateGraph
 from langgraph.graph.message import add_messages

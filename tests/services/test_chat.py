@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from adaptive_rag.providers import calls, chat, local_lanes, local_model
+from adaptive_rag.providers.calls import StructuredOutputError, clean_line, parse_json
 from adaptive_rag.providers.chat import ModelUnavailableError, resolve_model_spec
-from adaptive_rag.providers.replies import StructuredOutputError, clean_line, parse_json
 from pydantic import BaseModel
 
 
