@@ -170,25 +170,34 @@ def bench_fusion(
     )
 
 
-@bench.command("store-answers")
-def bench_store_answers(
+@bench.command("answers")
+def bench_answers(
     runs: Annotated[
         list[str],
-        typer.Argument(help="CHROMA_RUN,POSTGRES_RUN: two `eval run` folders of the same set."),
+        typer.Argument(help="FIRST_RUN,SECOND_RUN: two `eval run` folders of the same set."),
     ],
+    labels: Annotated[
+        str, typer.Option(help="What the two runs are, comma-separated (column names).")
+    ] = "before,after",
     out: Out = None,
 ) -> None:
-    """Pair the adaptive graph's answers on the Chroma store and on the PostgreSQL store."""
-    import store_bench as stb
+    """Pair the adaptive graph's answers in two runs of a set: two stores, or before and after."""
+    import answer_pairs as ap
     from adaptive_rag.evaluation.tables import table
 
-    rows = []
+    first, _, second = labels.partition(",")
+    if not first or not second:
+        raise typer.BadParameter(f"{labels!r}: give two labels, FIRST,SECOND")
+    rows, differences = [], []
     for pair in runs:
-        chroma, _, pg = pair.partition(",")
-        if not pg:
-            raise typer.BadParameter(f"{pair!r}: give CHROMA_RUN,POSTGRES_RUN")
-        rows.append(stb.answers_pair(Path(chroma), Path(pg)))
-    _emit(f"{table(rows)}\n", out)
+        first_run, _, second_run = pair.partition(",")
+        if not second_run:
+            raise typer.BadParameter(f"{pair!r}: give FIRST_RUN,SECOND_RUN")
+        row, differ = ap.answers_pair(Path(first_run), Path(second_run), (first, second))
+        rows.append(row)
+        differences.extend(differ)
+    shown = f"\n### Answers that differ\n\n{table(differences)}\n" if differences else ""
+    _emit(f"{table(rows)}\n{shown}", out)
 
 
 @bench.command("access")

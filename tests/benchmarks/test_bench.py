@@ -16,7 +16,7 @@ COMMANDS = (
     "retrieval",
     "stores",
     "fusion",
-    "store-answers",
+    "answers",
     "access",
     "models",
     "concurrency",
@@ -129,9 +129,7 @@ def test_the_script_writes_its_tables_where_asked(tmp_path: Path) -> None:
     assert "| 200 |" in out.read_text()
 
 
-def test_store_answers_pairs_two_runs_question_by_question(
-    bench_path: Path, tmp_path: Path
-) -> None:
+def test_answers_pairs_two_runs_question_by_question(bench_path: Path, tmp_path: Path) -> None:
     import json
 
     def run(name: str, accs: list[float], declined: list[bool]) -> Path:
@@ -156,11 +154,45 @@ def test_store_answers_pairs_two_runs_question_by_question(
     chroma = run("chroma", [1, 0, 1, 1, 0], [False, False, False, True, False])
     pg = run("pg", [1, 1, 0, 1, 1], [False, False, False, True, True])
     bench = importlib.import_module("bench")
-    result = CliRunner().invoke(bench.bench, ["store-answers", f"{chroma},{pg}"])
+    result = CliRunner().invoke(
+        bench.bench, ["answers", f"{chroma},{pg}", "--labels", "Chroma,PostgreSQL"]
+    )
     assert result.exit_code == 0, result.output
-    row = result.output.strip().splitlines()[-1]
+    lines = result.output.strip().splitlines()
+    assert "| PostgreSQL won / lost |" in lines[0]
+    row = lines[2]
     assert row.startswith("| squad2 | 5 | 0.6 | 0.8 | 2 / 1 | +0.200 ")
     assert "| 2 / 5 | 1 / 2, 2 / 2 |" in row  # same text where both were right
+    # the three questions whose answers differ, each run's answer and score side by side
+    assert "### Answers that differ" in result.output
+    differ = [line for line in lines if line.startswith("| squad2 | q")]
+    assert [line.split(" | ")[1] for line in differ] == ["q1", "q2", "q4"]
+    assert "| 0 | chroma 1 | 1 | answer 1 |" in differ[0]
+    bad = CliRunner().invoke(bench.bench, ["answers", f"{chroma}", "--labels", "a,b"])
+    assert bad.exit_code != 0 and "FIRST_RUN,SECOND_RUN" in bad.output
+
+
+def test_the_question_path_counts_the_fewest_modules_its_lines_fit(
+    bench_path: Path, tmp_path: Path
+) -> None:
+    qp = importlib.import_module("question_path")
+    lengths = {
+        "adaptive_rag.nodes.intake": 80,  # nodes and their prompt modules stay a file each
+        "adaptive_rag.prompts.generate": 20,
+        "adaptive_rag.core.rules": 250,
+        "adaptive_rag.core.more": 100,  # 350 lines elsewhere: two modules of at most 300
+    }
+    assert qp.fewest_modules(lengths) == 4
+    assert qp.fewest_modules({**lengths, "adaptive_rag.core.more": 50}) == 3
+    files = {}
+    for name, count in {**lengths, "adaptive_rag.core.long": 301}.items():
+        files[name] = str(tmp_path / f"{name}.py")
+        Path(files[name]).write_text("x\n" * count)
+    out = {"route": {"category": "simple"}, "diagnostics": {"steps": ["intake"]}, "answer": "a"}
+    lines = qp.report(out, files)
+    assert "| `adaptive_rag.core.long` | 301 |" in lines
+    assert lines[-2] == "5 modules, 751 lines; 1 over 300 lines: adaptive_rag.core.long"
+    assert lines[-1].endswith("one node and one prompt module to a file: 5")
 
 
 def test_reranking_reorders_the_first_candidates_alone(bench_path: Path) -> None:
