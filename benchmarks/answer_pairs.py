@@ -7,9 +7,10 @@ declined; then the questions whose answers differ, side by side.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+from adaptive_rag.evaluation.data import read_jsonl
 
 SHOWN = 160
 """Characters of each answer the differences table shows."""
@@ -17,9 +18,7 @@ SHOWN = 160
 
 def adaptive_answers(folder: Path) -> dict[str, dict[str, Any]]:
     """Return a run folder's adaptive-graph records by question id."""
-    with open(folder / "results.jsonl", encoding="utf-8") as lines:
-        records = [json.loads(line) for line in lines]
-    return {r["id"]: r for r in records if r["config"] == "adaptive"}
+    return {r["id"]: r for r in read_jsonl(folder / "results.jsonl") if r["config"] == "adaptive"}
 
 
 def answers_pair(

@@ -182,8 +182,11 @@ def bench_answers(
     out: Out = None,
 ) -> None:
     """Pair the adaptive graph's answers in two runs of a set: two stores, or before and after."""
+    import argparse
+
     import answer_pairs as ap
     from adaptive_rag.evaluation.tables import table
+    from goals import run_folder
 
     first, _, second = labels.partition(",")
     if not first or not second:
@@ -193,7 +196,11 @@ def bench_answers(
         first_run, _, second_run = pair.partition(",")
         if not second_run:
             raise typer.BadParameter(f"{pair!r}: give FIRST_RUN,SECOND_RUN")
-        row, differ = ap.answers_pair(Path(first_run), Path(second_run), (first, second))
+        try:
+            first_folder, second_folder = run_folder(first_run), run_folder(second_run)
+        except argparse.ArgumentTypeError as refused:
+            raise typer.BadParameter(str(refused)) from None
+        row, differ = ap.answers_pair(first_folder, second_folder, (first, second))
         rows.append(row)
         differences.extend(differ)
     shown = f"\n### Answers that differ\n\n{table(differences)}\n" if differences else ""

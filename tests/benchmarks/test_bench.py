@@ -170,6 +170,8 @@ def test_answers_pairs_two_runs_question_by_question(bench_path: Path, tmp_path:
     assert "| 0 | chroma 1 | 1 | answer 1 |" in differ[0]
     bad = CliRunner().invoke(bench.bench, ["answers", f"{chroma}", "--labels", "a,b"])
     assert bad.exit_code != 0 and "FIRST_RUN,SECOND_RUN" in bad.output
+    missing = CliRunner().invoke(bench.bench, ["answers", f"{chroma},{tmp_path / 'nowhere'}"])
+    assert missing.exit_code != 0 and "no results.jsonl" in missing.output
 
 
 def test_the_question_path_counts_the_fewest_modules_its_lines_fit(
