@@ -43,16 +43,21 @@ from adaptive_rag.evaluation.judge_fit import (
 from adaptive_rag.evaluation.metrics import contains
 from adaptive_rag.evaluation.sets import load_eval_set
 
-MIX = Path(__file__).resolve().parent / "sets" / "traffic_mix"
+SETS = Path(__file__).resolve().parent / "sets"
+MEASURED = (
+    SETS / "traffic_mix" / "traffic_mix.jsonl",
+    SETS / "traffic_mix" / "company.jsonl",
+    SETS / "handbook" / "handbook.jsonl",
+)
+"""The sets whose questions are measured, never fitted on."""
 ANSWER_AT = 0.5
 """The judge's probability from which an answer is returned: more likely right than wrong."""
 
 
 def measured_questions() -> set[str]:
-    """Return the questions the traffic-mix and company sets measure (never fitted on)."""
+    """Return the questions the traffic-mix, company and handbook sets measure (never fitted on)."""
     held: set[str] = set()
-    for name in ("traffic_mix.jsonl", "company.jsonl"):
-        path = MIX / name
+    for path in MEASURED:
         if path.exists():
             held |= {r["question"].strip() for r in read_jsonl(path)}
     return held

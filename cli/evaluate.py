@@ -20,7 +20,8 @@ def eval_run(
     dataset: Annotated[
         str,
         typer.Argument(
-            help="squad2, multihop_rag, cmrc2018, traffic_mix, traffic_company, or questions.jsonl"
+            help="squad2, multihop_rag, cmrc2018, traffic_mix, traffic_company, traffic_handbook,"
+            " or questions.jsonl"
         ),
     ],
     out: OutDir = Path("eval-out"),

@@ -3,7 +3,10 @@
 `traffic_mix` (benchmarks/sets/traffic_mix/traffic_mix.jsonl) asks 40% questions that need no
 documents and 60% about a knowledge base made of the shared corpora together; `traffic_company`
 (company.jsonl) asks the same general questions and others over the bundled sample knowledge base
-(examples/sample_kb), one document per file. README.md beside the sets says how they were made.
+(examples/sample_kb), one document per file. `traffic_handbook`
+(benchmarks/sets/handbook/handbook.jsonl) asks about a made-up company's own handbook, IT rules,
+customer policies and products (its kb/ folder), many of them things the documents do not say.
+The README.md beside each set says how it was made.
 """
 
 from __future__ import annotations
@@ -16,13 +19,21 @@ from adaptive_rag.evaluation.data import ROOT, eval_data_dir, read_jsonl
 
 MIX_DIR = ROOT / "benchmarks" / "sets" / "traffic_mix"
 SAMPLE_KB = ROOT / "examples" / "sample_kb"
+HANDBOOK_DIR = ROOT / "benchmarks" / "sets" / "handbook"
+HANDBOOK_KB = HANDBOOK_DIR / "kb"
 ZH_BRIDGE_CORPUS = ROOT / "benchmarks" / "sets" / "zh_bridge" / "corpus.jsonl"
 SHARED_CORPORA = (
     ("squad2", "corpus.jsonl"),
     ("cmrc2018", "cmrc2018_dev500_corpus.jsonl"),
     ("multihop_rag", "evidence_corpus.jsonl"),
 )
-MIX_FILES = {"traffic_mix": "traffic_mix.jsonl", "traffic_company": "company.jsonl"}
+MIX_FILES = {
+    "traffic_mix": "traffic_mix.jsonl",
+    "traffic_company": "company.jsonl",
+    "traffic_handbook": "handbook.jsonl",
+}
+MIX_DIRS = {"traffic_handbook": HANDBOOK_DIR}
+"""The folder of a set that is not in MIX_DIR (it holds the set's file and its build.py)."""
 
 
 def corpus_files() -> list[Path]:
@@ -64,13 +75,18 @@ def folder_corpus(folder: Path = SAMPLE_KB) -> list[dict[str, Any]]:
 
 
 def mix_records(name: str) -> list[dict[str, Any]]:
-    """Read a mix set's records as written (traffic_mix or traffic_company)."""
-    path = MIX_DIR / MIX_FILES[name]
+    """Read a mix set's records as written (traffic_mix, traffic_company or traffic_handbook)."""
+    folder = MIX_DIRS.get(name, MIX_DIR)
+    path = folder / MIX_FILES[name]
     if not path.is_file():
-        raise FileNotFoundError(f"{path} not found: build it with {MIX_DIR / 'build.py'}")
+        raise FileNotFoundError(f"{path} not found: build it with {folder / 'build.py'}")
     return read_jsonl(path)
 
 
 def mix_corpus(name: str) -> list[dict[str, Any]]:
     """Return a mix set's knowledge base."""
-    return traffic_corpus() if name == "traffic_mix" else folder_corpus()
+    if name == "traffic_mix":
+        return traffic_corpus()
+    if name == "traffic_handbook":
+        return folder_corpus(HANDBOOK_KB)
+    return folder_corpus()

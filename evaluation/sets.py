@@ -18,9 +18,14 @@ KB_DESCRIPTIONS = {
     " people)",
     "traffic_company": "Quillon Labs' documents (English and Chinese): the company, its Kestrel"
     " sensors and Heron hub, warranty and returns, troubleshooting, after-sales service in China",
+    "traffic_handbook": "Norhaven Systems' documents (English and Chinese): the employee handbook"
+    " (working hours, leave, remote work, expenses, onboarding), IT security and help desk,"
+    " returns, warranty, shipping and payment terms, the Falcon F4 scanner and K2 label printer,"
+    " and the Suzhou distribution centre's rules and after-sales service in China",
 }
-MIX_SETS = ("traffic_mix", "traffic_company")
-"""Named sets read by evaluation.mix (benchmarks/sets/traffic_mix); their corpora are built."""
+MIX_SETS = ("traffic_mix", "traffic_company", "traffic_handbook")
+"""Named sets read by evaluation.mix (benchmarks/sets/traffic_mix, benchmarks/sets/handbook);
+their corpora are built."""
 
 
 @dataclass
@@ -104,7 +109,7 @@ def load_eval_set(name: str, corpus: Path | None = None) -> EvalSet:
     if not path.is_file() or corpus is None or not corpus.is_file():
         raise ValueError(
             f"unknown data set {name!r}: use squad2, multihop_rag, cmrc2018, traffic_mix,"
-            " traffic_company, or a questions JSONL"
+            " traffic_company, traffic_handbook, or a questions JSONL"
             " with --corpus CORPUS.jsonl (doc_id, text)"
         )
     return EvalSet(path.stem, questions_of(read_jsonl(path)), read_jsonl(corpus))
