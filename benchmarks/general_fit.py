@@ -91,7 +91,7 @@ def pools(seed: int) -> list[dict[str, Any]]:
     take("multihop_rag_null", [q for q in mhr if q["impossible"]], 20)
     definitions = Path(__file__).resolve().parent / "general_fit_pool.jsonl"
     take("definitions", read_jsonl(definitions), 1000)
-    candidates = MIX / "candidates_general.jsonl"
+    candidates = SETS / "traffic_mix" / "candidates_general.jsonl"
     if candidates.exists():
         rows = [
             {**r, "impossible": False, "id": r.get("id", i)}
