@@ -19,6 +19,13 @@ from adaptive_rag.core.unsaid import says_sources_lack
         "The sources do not say. The sources only mention the 1973 oil crisis.",  # uncited rest
         "资料中没有提到具体年份。文中只讲了第二次石油危机。",
         "Unfortunately, the provided documents don't mention it. They cover the X2's size.",
+        "No sources say.",
+        "No, the sources do not say that the kettle is red.",  # "No," leads into the admission
+        "The parental leave policy is not explicitly stated in the given sources.",
+        "The shipping cost of a return is not mentioned in any of the provided documents.",
+        "It cannot be determined from the provided sources.",
+        "根据提供的资料，无法确定退货是否需要支付运费。",
+        "文档中没有明确说明员工的年终奖。",
     ],
 )
 def test_a_reply_that_only_says_the_sources_lack_it(answer: str) -> None:
@@ -31,7 +38,6 @@ def test_a_reply_that_only_says_the_sources_lack_it(answer: str) -> None:
         "",
         "The fee is 10% [1]. The sources do not say more.",  # a fact, cited
         "The sources do not say it [2].",  # cites: it points somewhere
-        "No, the sources do not say that the kettle is red.",  # answers a yes/no question
         "No, a packet cannot be lost. The sources do not support the claim.",
         "Restocking fee is not specified.",  # says nothing about the sources
         "Heron hub 的保修期是两年[1]。",
@@ -40,6 +46,8 @@ def test_a_reply_that_only_says_the_sources_lack_it(answer: str) -> None:
         "They do not include batteries.",
         "The price is 49 dollars. The sources do not say more.",  # the admission comes after
         "The kettle holds 1.7 litres, though the sources do not say its weight. It is red.",
+        "Returns cost 10 EUR, which is not stated in the sources.",  # a fact before it
+        "Yes, and the sources do not mention other models.",
     ],
 )
 def test_an_answer_with_more_to_it_is_not(answer: str) -> None:
