@@ -86,6 +86,19 @@ def _held(normal: str, text: str) -> bool:
     return any(" ".join(words[:n]) in text for n in range(len(words), 0, -1))
 
 
+def common_definition(question: str, language: str) -> bool:
+    """Whether a question asks the definition of terms general text uses often.
+
+    "What is a heat pump?", "什么是集装箱？": what any encyclopedia says, which the model knows as
+    well as it knows anything; a term rarer than RARE_BELOW ("What is a flurbix?") is not one.
+    """
+    if not general_form(question):
+        return False
+    terms = terms_of(question)
+    named = [key(n) for n in terms.names] + [w.lower() for w in terms.words]
+    return bool(named) and all(_zipf(n, language) >= RARE_BELOW for n in named if n)
+
+
 def features(question: str, answer: str, logprob: float | None, chinese: bool) -> dict[str, float]:
     """Describe a direct answer as the general-knowledge judge reads it.
 

@@ -2,17 +2,19 @@
 
 Reached where the turn would decline because its search found nothing that answers it, and where
 classify sends a question the model calls general knowledge. It asks the model with no document
-shown, and keeps the answer, labelled, unless the question names what only the knowledge base
-holds (a name general text rarely uses) or the model is unsure of its answer
-(core.general). Otherwise the decline stands, or, before any search, the question is looked up.
+shown, and keeps the answer, labelled, unless the question is about the knowledge base's own
+things (core.owned: only its documents could answer it), names what general text rarely uses,
+or the model is unsure of its answer (core.general). Otherwise the decline stands, or, before
+any search, the question is looked up.
 """
 
 from __future__ import annotations
 
 from adaptive_rag.core.citations import tidy
-from adaptive_rag.core.general import SURE_FROM, features, rare_names, sure
+from adaptive_rag.core.general import SURE_FROM, common_definition, features, rare_names, sure
 from adaptive_rag.core.language import language_of
 from adaptive_rag.nodekit.calling import ask_streamed, judged
+from adaptive_rag.nodekit.owning import owned_now
 from adaptive_rag.prompts import answer_general as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.state import State
@@ -26,6 +28,11 @@ def answer_general(state: State, ctx: Context, services: Services) -> Update:
     question = state.get("standalone") or ""
     language = state.get("language") or language_of(question)
     update: Update = {"general_tried": True}
+    owned = owned_now(state)
+    if owned:  # only the documents could answer it: the decline stands, or it is looked up
+        update["owned"] = owned
+        _not_general(state, update, "owned", None, owned)
+        return update
     searched = [*(state.get("documents") or []), *(state.get("rejected") or [])]
     texts = [f"{d.metadata.get('title') or ''}\n{d.page_content}" for d in searched]
     rare = rare_names(question, texts, language)
@@ -72,6 +79,8 @@ def _known(
     services: Services,
 ) -> tuple[bool, JudgeMethod, float | None, str]:
     """Return whether the model knows its answer, how that was judged, its score, and why."""
+    if common_definition(question, language):
+        return True, "rule", logprob, "defines terms general text uses often"
     judge, fallback = services.general_judge_for(ctx)
     if judge is None:  # another model's log-probabilities: the rule reads them
         shown = "unknown" if logprob is None else f"{logprob:.2f}"

@@ -16,10 +16,11 @@ from adaptive_rag.core.forms import general_form, small_talk
 from adaptive_rag.core.shape import has_parts, length, names_an_entity, nested_reference
 from adaptive_rag.nodekit.calling import ask, judged, note, progress, search_for
 from adaptive_rag.nodekit.grading import judge_sources
+from adaptive_rag.nodekit.owning import why_owned
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.reading import has_history
+from adaptive_rag.schema.reading import has_history, rule_on
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Category, Route
@@ -110,7 +111,7 @@ def _classify(state: State, ctx: Context, services: Services) -> Update:
     if ruled:
         update["route"] = Route(category=ruled[0], reason=ruled[1], method="rule")
         return update
-    looked_up = _probe(question, ctx, services, update)
+    looked_up, absent = _probe(question, ctx, services, update)
     recent = _RECENT.search(question)
     if recent and not looked_up:
         said = recent.group(0)
@@ -118,8 +119,14 @@ def _classify(state: State, ctx: Context, services: Services) -> Update:
         update["route"] = Route(category="realtime", reason=reason, method="rule")
         _without_the_probe(update)
         return update
-    if not looked_up and general_form(question):
-        reason = "asks a definition, and the knowledge base holds no likely source for it"
+    owned = update.get("owned") or ""
+    # with the web, CRAG searches it instead; with general questions declined, nothing to ask
+    ask_first = not state.get("web_available") and rule_on(state, "answers_general_questions")
+    if not looked_up and not owned and (absent and ask_first or general_form(question)):
+        # answer_general asks the model's own knowledge, and looks the question up when unsure
+        reason = "the knowledge base holds no likely source for it, nor does it name its own things"
+        if general_form(question):
+            reason = "asks a definition, and the knowledge base holds no likely source for it"
         update["route"] = Route(category="general", reason=reason, method="rule")
         _without_the_probe(update)
         return update
@@ -130,40 +137,51 @@ def _classify(state: State, ctx: Context, services: Services) -> Update:
     _route_by_model(question, ctx, services, update)
     if looked_up:
         _unless_looked_up(update, looked_up["reason"])
+    elif owned:
+        _unless_looked_up(update, f"it {owned}")
     else:
         _without_the_probe(update)
     return update
 
 
-def _probe(question: str, ctx: Context, services: Services, update: Update) -> Route | None:
+def _probe(
+    question: str, ctx: Context, services: Services, update: Update
+) -> tuple[Route | None, bool]:
     """Search once; return the look-up route when the knowledge base holds the question.
 
     A likely source by the fitted relevance judge is the sign; with no judge for this run's search
     signals, both searches agreeing on a source. The documents found stay in state, so retrieve
-    does not search the same query again.
+    does not search the same query again. The flag says whether the judge read the sources found
+    and found none likely; it also decides whether the question is the knowledge base's own
+    (state `owned`, core.owned).
     """
     docs = search_for(update, "classify", services, ctx, question, then=None)
     if docs is None:  # no knowledge base: nothing to look up (retrieve notes a failed search)
-        return None
+        return None, False
     update["documents"] = [RESET, *docs]
     update["searched"] = question
     if not docs:
-        return None
+        return None, False
     judge, scores, fallback = judge_sources(question, docs, ctx, services)
     if judge is None:
+        update["owned"] = why_owned(question, [], docs)
         if fallback:
             note(update, f"classify: {fallback}")
         if any(d.metadata.get("agreement") for d in docs):
-            return Route(category="simple", reason="both searches agree on a source", method="rule")
-        return None
+            agree = "both searches agree on a source"
+            return Route(category="simple", reason=agree, method="rule"), False
+        return None, False
     best, keep_at = max(scores), judge.thresholds.get("keep", 0.5)
+    kept = [d for d, p in zip(docs, scores, strict=True) if p >= keep_at]
+    doubted = [d for d, p in zip(docs, scores, strict=True) if p < keep_at]
+    update["owned"] = why_owned(question, kept, doubted)
     verdict = "in the knowledge base" if best >= keep_at else "not in the knowledge base"
     detail = f"best source p {best:.2f} ({keep_at:.2f} kept)"
     judged(update, "classify", "fitted", best, verdict, detail)
     if best < keep_at:
-        return None
+        return None, True
     reason = f"the knowledge base holds a likely source (p {best:.2f})"
-    return Route(category="simple", reason=reason, method="fitted")
+    return Route(category="simple", reason=reason, method="fitted"), False
 
 
 def _route_by_model(question: str, ctx: Context, services: Services, update: Update) -> None:

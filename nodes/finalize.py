@@ -134,6 +134,17 @@ class Settled(NamedTuple):
     """Id of the streamed generation this final text replaces in a chat UI ('' when none)."""
 
 
+def declines_unsupported(state: State) -> bool:
+    """Whether an answer the check could not support is declined rather than marked unverified.
+
+    `answer_check="decline"` says so for every question; a question about the knowledge base's
+    own things (state `owned`) is declined under `mark` too, unless `declines="never"`: a guess
+    about a team's own policy or product is worse than no answer.
+    """
+    owned = bool(state.get("owned")) and rule_on(state, "declines_unlikely_answers")
+    return rule_on(state, "declines_unsupported_answers") or owned
+
+
 def settle(state: State) -> Settled:
     """Return the answer, its sources, the decline (if any), and whether it is left unverified."""
     answer, sources = state.get("answer") or "", list(state.get("sources") or [])
@@ -153,7 +164,7 @@ def settle(state: State) -> Settled:
         # a later attempt found nothing, came back empty or failed: an earlier answer the check
         # found answers the question is still better (marked unverified unless it passed)
         if best and best_score in (ANSWERED, PASSED):
-            if best_score == ANSWERED and rule_on(state, "declines_unsupported_answers"):
+            if best_score == ANSWERED and declines_unsupported(state):
                 detail = "an earlier answer had no support and the next came back without one"
                 return Settled("", [], Decline(reason="unsupported", detail=detail), False, "")
             return Settled(best, best_sources, None, True, best_id)
@@ -166,7 +177,7 @@ def settle(state: State) -> Settled:
             return Settled("", sources, Decline(reason="not_in_sources", detail=detail), False, "")
         answer, sources, answer_id = best, best_sources, best_id
     unsupported = max(best_score, verdict_score(check)) < GROUNDED
-    if unsupported and rule_on(state, "declines_unsupported_answers"):
+    if unsupported and declines_unsupported(state):
         detail = check["feedback"] or "the self-check found no support"
         return Settled("", [], Decline(reason="unsupported", detail=detail), False, answer_id)
     return Settled(answer, sources, None, True, answer_id)

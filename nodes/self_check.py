@@ -10,11 +10,15 @@ model.
 from __future__ import annotations
 
 from adaptive_rag.core.answerability import FEATURES, answer_features, decline_below
-from adaptive_rag.core.grounding import check
+from adaptive_rag.core.citations import cited_numbers
+from adaptive_rag.core.focus import focus_of
+from adaptive_rag.core.grounding import Grounding, check
+from adaptive_rag.core.shape import asks_yes_no
 from adaptive_rag.core.unsaid import says_sources_lack
 from adaptive_rag.knowledge.sources import source_texts
 from adaptive_rag.nodekit.calling import judged, note, progress
 from adaptive_rag.nodekit.citing import sources_for
+from adaptive_rag.nodekit.owning import owned_now
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import from_web, rule_on, verdict_score
 from adaptive_rag.schema.state import State
@@ -47,10 +51,18 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
         answer = answer.replace(body, grounding.answer)
         update["answer"] = answer
         update["sources"] = sources_for(grounding.answer, docs)
-    grounded = grounding.grounded or not checking
+    owned = owned_now(state)
+    if owned:
+        update["owned"] = owned
+    # the model's own words (its citations, before any repair): the sources lack the answer
+    lacks = says_sources_lack(body) or says_sources_lack(grounding.answer)
+    guessed = bool(owned) and not lacks and unchecked_lead(grounding)
+    holds = grounding.grounded and not guessed
+    grounded = holds or not checking
     if checking:
-        verdict = "grounded" if grounding.grounded else "unsupported"
-        judged(update, "self_check", "rule", grounding.score, verdict, grounding.feedback)
+        verdict = "grounded" if holds else "unsupported"
+        feedback = grounding.feedback or ("" if holds else f"{UNCHECKED_LEAD} ({owned})")
+        judged(update, "self_check", "rule", grounding.score, verdict, feedback)
     route = state.get("route")
     features = answer_features(
         question,
@@ -64,9 +76,11 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
         chinese=state.get("language") == "zh",
     )
     update["answer_features"] = {name: round(features[name], 4) for name in FEATURES}
-    # the model's own words (its citations, before any repair): the sources lack the answer
-    if says_sources_lack(body) or says_sources_lack(grounding.answer):
+    lacking = _focus_lacking(question, grounding.answer, sources) if checking else ""
+    if lacks:
         answerable, probability, detail = False, None, "the answer says its sources do not state it"
+    elif lacking:
+        answerable, probability, detail = False, None, lacking
     else:
         answerable, probability, detail = _answerable(features, state, ctx, services, update)
     answerable = answerable or not rule_on(state, "declines_unlikely_answers")
@@ -78,7 +92,7 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
     result = SelfCheck(
         grounded=grounded,
         answers_question=answerable,
-        feedback=grounding.feedback[:500],
+        feedback=(grounding.feedback or ("" if holds else UNCHECKED_LEAD))[:500],
     )
     update["check"] = result
     if not answerable:
@@ -90,6 +104,28 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
         update["best_sources"] = update.get("sources") or state.get("sources") or []
         update["best_id"] = state.get("answer_id") or ""
     return update
+
+
+UNCHECKED_LEAD = "the answer's first claim could not be checked against its sources"
+"""Feedback when a question about the knowledge base's own things gets an unchecked answer."""
+
+
+def unchecked_lead(grounding: Grounding) -> bool:
+    """Whether the answer's first sentence with content could not be checked (core.grounding)."""
+    lead = next((s for s in grounding.sentences if s.status != "no_content"), None)
+    return lead is not None and lead.status == "unchecked"
+
+
+def _focus_lacking(question: str, answer: str, sources: list[str]) -> str:
+    """Say what of a yes/no question's focus the answer's sources lack ('' when held, or no yes/no).
+
+    The sources read are those the answer cites, else all it was given (core.focus).
+    """
+    if not asks_yes_no(question) or not sources:
+        return ""
+    cited = [n for n in cited_numbers(answer) if 1 <= n <= len(sources)]
+    read = [sources[n - 1] for n in dict.fromkeys(cited)] or sources
+    return focus_of(question, read).why()
 
 
 def _answerable(

@@ -189,6 +189,10 @@ class State(InputState, OutputState, total=False):
     """Both search channels agreed on the top document (a signal for confidence)."""
     graded: Annotated[bool, Turn(True)]
     """False when no relevance judge was available for the sources (they were kept unjudged)."""
+    owned: Annotated[str, Turn("")]
+    """Why the question is about the knowledge base's own things ('' when it is not, core.owned):
+    it is never answered from general knowledge, and an answer the check cannot support is
+    declined."""
     general_tried: Annotated[bool, Turn(False)]
     """Whether answer_general already asked the model's own knowledge this turn."""
     read_whole: Annotated[bool, Turn(False)]

@@ -64,6 +64,7 @@ class Update(TypedDict, total=False):
     relevance: Relevance | None
     retrieval_confident: bool
     graded: bool
+    owned: str
     general_tried: bool
     read_whole: bool
     sub_questions: list[str]

@@ -35,8 +35,9 @@ def test_a_cancelled_run_stops_writing_within_a_token_and_frees_the_model(
     assert tokens < 200, tokens  # nowhere near the 400-token answer
     print(f"\ncancel -> model stopped: {stopped_after * 1000:.0f} ms ({tokens} tokens written)")
     h.model.token_delay = 0.0
-    out = h.ask("How big is the Zephyr X2 kettle?")  # the next run is not held up
-    assert out["answerable"] is True
+    # the next run is not held up (the scripted words are no claim a source holds: kept as written)
+    out = h.ask("How big is the Zephyr X2 kettle?", declines="never")
+    assert out["answerable"] is True and h.model.roles()["rag"] == 2
 
 
 def test_a_run_that_is_not_cancelled_is_untouched(make_harness: Any) -> None:

@@ -107,9 +107,12 @@ def test_an_answer_still_unsupported_is_marked_or_declined_as_answer_check_says(
     make_harness: Any,
 ) -> None:
     h = make_harness(rag="It costs 49 dollars [1].", regenerate="It costs 49 dollars [1].")
-    marked = h.ask("How big is the Zephyr X2 kettle?")
+    marked = h.ask("How long does the kettle take to boil?")  # names nothing the documents own
     assert marked["answerable"] is True and marked["verified"] is False
     assert "Unverified" in marked["answer"] and marked["diagnostics"]["regenerations"] == 1
+    owned = h.ask("How big is the Zephyr X2 kettle?")  # its page is titled by the name
+    assert owned["answerable"] is False and owned["decline"]["reason"] == "unsupported"
+    assert "49" not in owned["answer"]
     declined = h.ask("How big is the Zephyr X2 kettle?", answer_check="decline")
     assert declined["decline"]["reason"] == "unsupported"
     assert "49 dollars" in declined["decline"]["detail"]

@@ -72,7 +72,7 @@ def test_an_unsupported_answer_is_declined_once_its_budget_is_spent(make_harness
 
 def test_an_answer_of_citation_numbers_only_is_written_again(make_harness: Any) -> None:
     h = make_harness(rag="The Zephyr X2's capacity is [1].")
-    out = h.ask("How big is the Zephyr X2 kettle?")
+    out = h.ask("How big is the kettle?")  # the scripted retry is no claim: kept unchecked
     assert h.model.roles()["retry"] == 1 and out["answerable"] is True
     assert out["answer"].startswith("A second try")
     assert out["diagnostics"]["regenerations"] == 1

@@ -54,8 +54,8 @@ def test_a_question_naming_the_knowledge_bases_own_things_is_still_declined(
     assert out["answerable"] is False and out["decline"]["reason"] == "no_relevant_documents"
     assert "direct" not in h.model.roles()  # decided before any model call
     judgment = next(j for j in out["diagnostics"]["judgments"] if j["node"] == "answer_general")
-    assert judgment["verdict"] == "specific" and "Zephyr X2" in judgment["detail"]
-    assert "holds" in judgment["detail"]  # the documents searched name it
+    assert judgment["verdict"] == "owned" and "Zephyr X2" in judgment["detail"]
+    assert "documents" in judgment["detail"]  # a document searched is titled by it
 
 
 def test_a_rare_name_no_document_holds_is_not_answered_from_memory(make_harness: Any) -> None:
@@ -121,7 +121,7 @@ def test_an_empty_rewrite_never_replaces_an_answer_the_check_found_answers(
         rag="The Zephyr X2 boils water in 3 minutes [1]. It is made in Mars Colony [1].",
         regenerate="[1]",
     )
-    out = h.ask("How fast does the Zephyr X2 kettle boil?")
+    out = h.ask("How fast does the kettle boil?")  # names nothing the documents are about
     assert h.model.roles()["regenerate"] == 1  # the unsupported sentence was fed back once
     assert out["answerable"] is True and "3 minutes" in out["answer"]
     assert out["verified"] is False  # kept, but not as checked

@@ -24,8 +24,14 @@ def bridge_hop(user: str) -> str:
     return step("Ada Brook was born in Leeds", True)
 
 
+HOPS_ANSWER = "Ada Brook, who invented the Zephyr kettle, was born in Leeds [1][2]."
+"""An answer the two passages support together (the question names a title: it is checked)."""
+
+
 def test_a_bridge_question_hops_to_the_second_fact(make_harness: Any) -> None:
-    h = make_harness(retriever=KeywordRetriever(docs=bridge_docs()), hop=bridge_hop)
+    h = make_harness(
+        retriever=KeywordRetriever(docs=bridge_docs()), hop=bridge_hop, hops_answer=HOPS_ANSWER
+    )
     out = h.ask(BRIDGE)
     assert out["route"]["category"] == "complex"
     hops = out["diagnostics"]["hops"]
@@ -70,7 +76,9 @@ def test_a_repeated_query_ends_the_hops(make_harness: Any) -> None:
 def test_a_failed_hop_searches_on_by_the_names_in_its_sources(
     make_harness: Any, reply: Any
 ) -> None:
-    h = make_harness(retriever=KeywordRetriever(docs=bridge_docs()), hop=reply)
+    h = make_harness(
+        retriever=KeywordRetriever(docs=bridge_docs()), hop=reply, hops_answer=HOPS_ANSWER
+    )
     out = h.ask(BRIDGE)
     hops = out["diagnostics"]["hops"]
     assert hops[0]["bridges"][0] == "Ada Brook"  # the name the question does not hold
@@ -95,7 +103,7 @@ def test_a_complex_question_no_rule_shapes_is_searched_whole(make_harness: Any) 
         hop=bridge_hop,
         relevance=ScriptedJudge([0.0], [0.9]),  # the probe finds nothing likely: the model routes
     )
-    out = h.ask("Zephyr kettle inventor home town, please")
+    out = h.ask("Home town of the Zephyr kettle inventor, please")  # "Zephyr" titles a page
     steps = out["diagnostics"]["steps"]
     assert out["route"]["category"] == "complex" and "hop" not in steps
     assert "sub_question" not in steps and "retrieve" in steps

@@ -52,9 +52,19 @@ def test_never_grounded_stops_after_its_regeneration_budget(budget: int, tally: 
     assert out["decline"]["reason"] == "unsupported" and UNVERIFIED_NOTE not in out["answer"]
     # assess + generate per attempt (the judge routes it; grading and checking call no model)
     assert d["model_calls"] == 1 + (budget + 1) == len(model.calls)
-    marked, _ = run(never_grounded=True, max_regenerations=budget)
+    # marked, not declined, where the question names nothing the documents are about
+    marked, _ = run(
+        never_grounded=True, max_regenerations=budget, question="How big is the kettle?"
+    )
     assert marked["answerable"] is True and UNVERIFIED_NOTE in marked["answer"]
-    chinese, _ = run(never_grounded=True, max_regenerations=budget, question="Zephyr X2 水壶多大？")
+    owned, _ = run(never_grounded=True, max_regenerations=budget)  # "Zephyr X2" titles a page
+    assert owned["answerable"] is False and owned["decline"]["reason"] == "unsupported"
+    chinese, _ = run(
+        never_grounded=True,
+        max_regenerations=budget,
+        question="Zephyr X2 水壶多大？",
+        declines="never",  # returned, marked, in the asker's language
+    )
     assert chinese["answer"].endswith(NOTES["zh"]) and UNVERIFIED_NOTE not in chinese["answer"]
     assert chinese["notices"] == [NOTES["zh"]]  # the note in the asker's language
     tally(faults=1)

@@ -1,0 +1,103 @@
+"""Whether sources hold what a yes/no question asks about, not only what it is about.
+
+A yes or a no repeats the question as a claim: "是的，退货需要支付运费。[1]" says nothing the
+question did not, so the sentence check finds no new word to refute it by. The answer stands only
+when its sources hold the question's focus: its names and content words less the generic verbs
+of asking ("get", "need", "可以"), each found in the sources (core.terms' matching: names whole,
+words by stem, Chinese by string). A source on returns that says nothing of shipping costs holds
+the question's subject (退货) but not its focus (支付, 运费).
+
+A focus of four terms or more may miss one of every four (a question's adjective or a verb the
+source words otherwise); a shorter one must be held whole. Terms a source cannot be checked for
+(Chinese words against an English source) are left out; with none left, the focus is unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from adaptive_rag.core.owned import speaks_of_own
+from adaptive_rag.core.terms import Terms, found_in, stem, terms_of
+from adaptive_rag.core.terms_zh import CJK
+
+GENERIC = frozenset(
+    {
+        *(
+            stem(w)
+            for w in (
+                "get have has need require can could may allow allowed make use do does take go"
+                " there any also still ever really actually currently possible able"
+            ).split()
+        ),
+        *"需要 可以 能够 能 是否 有没有 有 没有 允许 还 会 要 一般 现在 目前".split(),
+    }
+)
+"""Words that ask (whether one may, can, must, has) rather than name what is asked about."""
+
+SLACK_EVERY = 4
+"""A focus may miss one term in this many (none when it has fewer)."""
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What a yes/no question asks about, and which of it the sources hold."""
+
+    terms: tuple[str, ...]
+    """The focus terms the sources could be checked for."""
+    missing: tuple[str, ...]
+    """Of them, those no source holds."""
+
+    @property
+    def known(self) -> bool:
+        """Whether any focus term could be checked in these sources."""
+        return bool(self.terms)
+
+    @property
+    def held(self) -> bool:
+        """Whether the sources hold the focus (within the slack), or it could not be checked."""
+        return len(self.missing) <= len(self.terms) // SLACK_EVERY
+
+    def why(self) -> str:
+        """Say what the sources lack ('' when they hold the focus)."""
+        if self.held:
+            return ""
+        return "the sources do not hold what the question asks: " + ", ".join(self.missing)
+
+
+def focus_terms(question: str) -> Terms:
+    """Return a question's focus: its names and content words less the generic ones."""
+    terms = terms_of(question)
+    own = {stem(w) for w in " ".join(speaks_of_own(question)).split()}
+    words = frozenset(
+        w
+        for w in terms.words
+        if w not in GENERIC and stem(w) not in GENERIC and stem(w) not in own and w not in own
+    )
+    return Terms(names=terms.names, numbers=terms.numbers, words=words, quotes=terms.quotes)
+
+
+def focus_of(question: str, sources: Sequence[str]) -> Focus:
+    """Return which of a yes/no question's focus the sources hold, together."""
+    focus = focus_terms(question)
+    zh_sources = [s for s in sources if CJK.search(s)]
+    latin_sources = [s for s in sources if not CJK.search(s)]
+    checkable: list[str] = []
+    missing: list[str] = []
+    for term in sorted(focus.names | focus.numbers | focus.words | focus.quotes):
+        chinese = bool(CJK.search(term))
+        pool = zh_sources if chinese else list(sources)
+        if chinese and not pool:
+            continue  # a Chinese word against English sources: not comparable here
+        if not chinese and term in focus.words and not latin_sources:
+            continue  # an English word against Chinese sources
+        checkable.append(term)
+        one = Terms(
+            names=frozenset({term}) & focus.names,
+            numbers=frozenset({term}) & focus.numbers,
+            words=frozenset({term}) & focus.words,
+            quotes=frozenset({term}) & focus.quotes,
+        )
+        if not any(len(found_in(one, source)) for source in pool):
+            missing.append(term)
+    return Focus(tuple(checkable), tuple(missing))

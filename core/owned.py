@@ -1,0 +1,118 @@
+"""Whose thing a question asks about: the knowledge base's own, or the world's.
+
+A question about the knowledge base's own things (its products, people, places and policies, or
+the asker's own organisation) has one honest source: the documents. When they do not answer it,
+the model's general knowledge would only invent a policy or a figure, so such a question is
+declined, never answered from general knowledge, and an answer to it that the check cannot
+support is declined too. A question about the world ("What is the capital of France?") may be
+answered from general knowledge even when the knowledge base mentions France somewhere.
+
+Three signs, read from the question and the documents its search found, no model call:
+- it speaks of the asker's organisation: "our", "my", "the company", "employees", "我们", "公司",
+  "员工", ...;
+- it names what a document found is about: the name stands in the document's title or section
+  heading (the Kestrel K2's product page for "K2", whatever "K2" means in general text), or a
+  word of the question is a title or heading word of a document the relevance judge kept ("the
+  warranty" beside a "Warranty" page, 退货 beside a "退货" section);
+- it names what general text rarely does (core.general.rare_names): the knowledge base holds it,
+  or nothing does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from adaptive_rag.core.entities import key
+from adaptive_rag.core.terms import fold, terms_of
+from adaptive_rag.core.terms_zh import CJK
+
+_SPEECH = re.compile(
+    r"\b(?:our|ours|ourselves|my|mine|the company(?:'s)?|this company|company policy"
+    r"|employees?|staff|colleagues?|co-workers?|coworkers?|my manager|the office|our office"
+    r"|the handbook|onboarding|payroll|(?-i:HR))\b"
+    r"|我们|咱们|本公司|公司|贵公司|员工|同事|我的|入职|本单位|单位里",
+    re.IGNORECASE,
+)
+"""Words that speak of the asker's own organisation, its people, rules and places."""
+
+_TITLE_WORD_CHARS = 4
+"""A title word shorter than this (letters) says too little to tie a question to a page."""
+
+
+@dataclass(frozen=True)
+class Searched:
+    """A document a search found, as ownership reads it."""
+
+    title: str
+    """Its title, and the headings of the section it was cut from."""
+    kept: bool
+    """Whether the relevance judge kept it as a likely source."""
+
+
+@dataclass(frozen=True)
+class Owned:
+    """Why a question is about the knowledge base's own things (all empty when it is not)."""
+
+    speech: tuple[str, ...] = ()
+    """The words that speak of the asker's organisation."""
+    titled: tuple[str, ...] = ()
+    """The question's names and words that stand in the title of a document found."""
+
+    def __bool__(self) -> bool:
+        return bool(self.speech or self.titled)
+
+    def why(self) -> str:
+        """Say why the question is the knowledge base's to answer ('' when it is not)."""
+        parts = []
+        if self.speech:
+            parts.append("speaks of the asker's organisation (" + ", ".join(self.speech) + ")")
+        if self.titled:
+            listed = ", ".join(repr(n) for n in self.titled)
+            parts.append(f"names what the knowledge base documents: {listed}")
+        return "; ".join(parts)
+
+
+def speaks_of_own(question: str) -> tuple[str, ...]:
+    """Return the words by which a question speaks of the asker's organisation, in order."""
+    seen: dict[str, None] = {}
+    for found in _SPEECH.finditer(question):
+        seen.setdefault(found.group(0).lower(), None)
+    return tuple(seen)
+
+
+def _title_keys(title: str) -> str:
+    """Return a title as the text its names are looked up in, padded for whole-word matches."""
+    return f" {key(title.replace('_', ' ').replace('-', ' '))} "
+
+
+def _in_title(normal: str, title: str) -> bool:
+    """Whether a title holds a name or word, whole (plurals folded: "return" in "Returns")."""
+    if not normal:
+        return False
+    if CJK.search(normal):
+        return normal in title
+    if f" {normal} " in title:
+        return True
+    return " " not in normal and fold(normal) in {fold(w) for w in title.split()}
+
+
+def owned_by(question: str, searched: Sequence[Searched]) -> Owned:
+    """Return why a question is about the knowledge base's own things, from what its search found.
+
+    A name of the question counts when a document found holds it in its title; a content word
+    (four letters or more, or a Chinese word) when a kept document holds it in its title.
+    """
+    terms = terms_of(question)
+    titles = [_title_keys(d.title) for d in searched if d.title]
+    kept = [_title_keys(d.title) for d in searched if d.title and d.kept]
+    titled: dict[str, None] = {}
+    for name in sorted(terms.names):
+        if any(_in_title(key(name), t) for t in titles):
+            titled.setdefault(name, None)
+    for word in sorted(terms.words):
+        long_enough = bool(CJK.search(word)) and len(word) >= 2 or len(word) >= _TITLE_WORD_CHARS
+        if long_enough and any(_in_title(key(word), t) for t in kept):
+            titled.setdefault(word, None)
+    return Owned(speech=speaks_of_own(question), titled=tuple(titled))
