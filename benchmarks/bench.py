@@ -207,6 +207,33 @@ def bench_answers(
     _emit(f"{table(rows)}\n{shown}", out)
 
 
+@bench.command("owned")
+def bench_owned(
+    runs: Annotated[list[str], typer.Argument(help="`eval run` folders (any configurations).")],
+    out: Out = None,
+) -> None:
+    """Questions about a knowledge base's own things: declines, general answers, confidence."""
+    import argparse
+
+    import owned_bench as ob
+    from adaptive_rag.evaluation.tables import table
+    from goals import run_folder
+
+    text = ""
+    for run in runs:
+        try:
+            folder = run_folder(run)
+        except argparse.ArgumentTypeError as refused:
+            raise typer.BadParameter(str(refused)) from None
+        rs = ob.records(folder)
+        text += f"## {folder}\n\n### Outcomes per kind\n\n{table(ob.kind_table(rs))}\n\n"
+        text += f"### Unverified answers\n\n{table(ob.unverified_table(rs))}\n\n"
+        text += f"### Confidence, right against wrong\n\n{table(ob.confidence_table(rs))}\n\n"
+        text += f"### General questions\n\n{table(ob.general_table(rs))}\n\n"
+        text += f"### Paired\n\n{table(ob.paired_table(rs))}\n\n"
+    _emit(text, out)
+
+
 @bench.command("access")
 def bench_access(
     size: Annotated[int, typer.Option(help="Chunks in the synthetic collection.")] = 10000,

@@ -9,7 +9,8 @@ the question's subject (退货) but not its focus (支付, 运费).
 
 A focus of four terms or more may miss one of every four (a question's adjective or a verb the
 source words otherwise); a shorter one must be held whole. Terms a source cannot be checked for
-(Chinese words against an English source) are left out; with none left, the focus is unknown.
+(Chinese words against an English source) are left out; when a content word is among them, what
+is asked is not known from the sources, and neither is the focus.
 """
 
 from __future__ import annotations
@@ -47,11 +48,18 @@ class Focus:
     """The focus terms the sources could be checked for."""
     missing: tuple[str, ...]
     """Of them, those no source holds."""
+    unchecked: tuple[str, ...] = ()
+    """The focus's Chinese terms, or English words, no source could be checked for (another
+    script)."""
 
     @property
     def known(self) -> bool:
-        """Whether any focus term could be checked in these sources."""
-        return bool(self.terms)
+        """Whether the focus could be checked: some term could, and no content word escaped.
+
+        "K2 打印机支持蓝牙吗？" over English sources checks "K2" only: what is asked of it
+        (支持, 蓝牙) is not known, so neither is the focus.
+        """
+        return bool(self.terms) and not self.unchecked
 
     @property
     def held(self) -> bool:
@@ -84,13 +92,13 @@ def focus_of(question: str, sources: Sequence[str]) -> Focus:
     latin_sources = [s for s in sources if not CJK.search(s)]
     checkable: list[str] = []
     missing: list[str] = []
+    unchecked: list[str] = []
     for term in sorted(focus.names | focus.numbers | focus.words | focus.quotes):
         chinese = bool(CJK.search(term))
         pool = zh_sources if chinese else list(sources)
-        if chinese and not pool:
-            continue  # a Chinese word against English sources: not comparable here
-        if not chinese and term in focus.words and not latin_sources:
-            continue  # an English word against Chinese sources
+        if chinese and not pool or not chinese and term in focus.words and not latin_sources:
+            unchecked.append(term)  # Chinese against English sources, or an English word reversed
+            continue
         checkable.append(term)
         one = Terms(
             names=frozenset({term}) & focus.names,
@@ -100,4 +108,4 @@ def focus_of(question: str, sources: Sequence[str]) -> Focus:
         )
         if not any(len(found_in(one, source)) for source in pool):
             missing.append(term)
-    return Focus(tuple(checkable), tuple(missing))
+    return Focus(tuple(checkable), tuple(missing), tuple(unchecked))

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from adaptive_rag.core.entities import key
 from adaptive_rag.core.fitted import Logistic, load_judge
 from adaptive_rag.core.forms import general_form
+from adaptive_rag.core.owned import zipf
 from adaptive_rag.core.shape import length
 from adaptive_rag.core.terms import terms_of
 
@@ -54,14 +54,6 @@ class Rare:
         return ""
 
 
-@cache
-def _zipf(name: str, language: str) -> float:
-    """Return how common a name is in general text (wordfreq's Zipf scale, 0 when unseen)."""
-    from wordfreq import zipf_frequency  # its word lists load on first use
-
-    return float(zipf_frequency(name, language))
-
-
 def rare_names(question: str, texts: Sequence[str], language: str) -> Rare:
     """Return the question's rare names, and those of them the documents searched hold.
 
@@ -71,7 +63,7 @@ def rare_names(question: str, texts: Sequence[str], language: str) -> Rare:
     rare = {
         name: normal
         for name in sorted(terms_of(question).names)
-        if (normal := key(name)) and _zipf(normal, language) < RARE_BELOW
+        if (normal := key(name)) and zipf(normal, language) < RARE_BELOW
     }
     if not rare:  # the documents are read only for a name they might hold
         return Rare((), ())
@@ -96,7 +88,7 @@ def common_definition(question: str, language: str) -> bool:
         return False
     terms = terms_of(question)
     named = [key(n) for n in terms.names] + [w.lower() for w in terms.words]
-    return bool(named) and all(_zipf(n, language) >= RARE_BELOW for n in named if n)
+    return bool(named) and all(zipf(n, language) >= RARE_BELOW for n in named if n)
 
 
 def features(question: str, answer: str, logprob: float | None, chinese: bool) -> dict[str, float]:

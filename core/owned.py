@@ -14,6 +14,9 @@ Three signs, read from the question and the documents its search found, no model
   heading (the Kestrel K2's product page for "K2", whatever "K2" means in general text), or a
   word of the question is a title or heading word of a document the relevance judge kept ("the
   warranty" beside a "Warranty" page, 退货 beside a "退货" section);
+- it names, not to ask its definition, something the documents found hold and general text
+  seldom uses (below COMMON_FROM on wordfreq's Zipf scale: "Atlas" the HR system, "Heron" the
+  hub; not "France" or "Canada", which an encyclopedia's passages mention as often as any text);
 - it names what general text rarely does (core.general.rare_names): the knowledge base holds it,
   or nothing does.
 """
@@ -23,8 +26,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from adaptive_rag.core.entities import key
+from adaptive_rag.core.forms import general_form
 from adaptive_rag.core.terms import fold, terms_of
 from adaptive_rag.core.terms_zh import CJK
 
@@ -37,6 +42,10 @@ _SPEECH = re.compile(
 )
 """Words that speak of the asker's own organisation, its people, rules and places."""
 
+COMMON_FROM = 4.0
+"""A name this common on wordfreq's Zipf scale (once in 100,000 words of general text) is one the
+world talks about; a rarer one the documents hold is taken as the knowledge base's own."""
+
 _TITLE_WORD_CHARS = 4
 """A title word shorter than this (letters) says too little to tie a question to a page."""
 
@@ -47,6 +56,7 @@ class Searched:
 
     title: str
     """Its title, and the headings of the section it was cut from."""
+    text: str
     kept: bool
     """Whether the relevance judge kept it as a likely source."""
 
@@ -59,9 +69,11 @@ class Owned:
     """The words that speak of the asker's organisation."""
     titled: tuple[str, ...] = ()
     """The question's names and words that stand in the title of a document found."""
+    held: tuple[str, ...] = ()
+    """The question's names that documents found hold and general text seldom uses."""
 
     def __bool__(self) -> bool:
-        return bool(self.speech or self.titled)
+        return bool(self.speech or self.titled or self.held)
 
     def why(self) -> str:
         """Say why the question is the knowledge base's to answer ('' when it is not)."""
@@ -71,6 +83,9 @@ class Owned:
         if self.titled:
             listed = ", ".join(repr(n) for n in self.titled)
             parts.append(f"names what the knowledge base documents: {listed}")
+        if self.held:
+            listed = ", ".join(repr(n) for n in self.held)
+            parts.append(f"names what the documents hold and general text seldom does: {listed}")
         return "; ".join(parts)
 
 
@@ -98,10 +113,11 @@ def _in_title(normal: str, title: str) -> bool:
     return " " not in normal and fold(normal) in {fold(w) for w in title.split()}
 
 
-def owned_by(question: str, searched: Sequence[Searched]) -> Owned:
+def owned_by(question: str, searched: Sequence[Searched], language: str = "en") -> Owned:
     """Return why a question is about the knowledge base's own things, from what its search found.
 
-    A name of the question counts when a document found holds it in its title; a content word
+    A name of the question counts when a document found holds it in its title, or, unless the
+    question asks its definition, in its text while general text seldom uses it; a content word
     (four letters or more, or a Chinese word) when a kept document holds it in its title.
     """
     terms = terms_of(question)
@@ -115,4 +131,27 @@ def owned_by(question: str, searched: Sequence[Searched]) -> Owned:
         long_enough = bool(CJK.search(word)) and len(word) >= 2 or len(word) >= _TITLE_WORD_CHARS
         if long_enough and any(_in_title(key(word), t) for t in kept):
             titled.setdefault(word, None)
-    return Owned(speech=speaks_of_own(question), titled=tuple(titled))
+    held: dict[str, None] = {}
+    if not general_form(question):
+        texts = " ".join(key(f"{d.title} {d.text}") for d in searched)
+        for name in sorted(terms.names):
+            normal = key(name)
+            if normal and name not in titled and _in_text(normal, texts):
+                if zipf(normal, language) < COMMON_FROM:
+                    held.setdefault(name, None)
+    return Owned(speech=speaks_of_own(question), titled=tuple(titled), held=tuple(held))
+
+
+def _in_text(normal: str, text: str) -> bool:
+    """Whether a text holds a name whole (Chinese by string)."""
+    if CJK.search(normal):
+        return normal in text
+    return re.search(rf"(?<!\w){re.escape(normal)}(?!\w)", text) is not None
+
+
+@cache
+def zipf(name: str, language: str) -> float:
+    """Return how common a name is in general text (wordfreq's Zipf scale, 0 when unseen)."""
+    from wordfreq import zipf_frequency  # its word lists load on first use
+
+    return float(zipf_frequency(name, language))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from adaptive_rag.core.forms import small_talk
+from adaptive_rag.core.language import language_of
 from adaptive_rag.core.owned import Searched, owned_by
 from adaptive_rag.knowledge.sources import title_of
 from adaptive_rag.schema.reading import from_web
@@ -20,7 +21,11 @@ from langchain_core.documents import Document
 def searched(docs: Sequence[Document], kept: bool) -> list[Searched]:
     """Return knowledge-base documents as ownership reads them (web results are nobody's own)."""
     return [
-        Searched(title=f"{title_of(d)} {d.metadata.get('section') or ''}", kept=kept)
+        Searched(
+            title=f"{title_of(d)} {d.metadata.get('section') or ''}",
+            text=d.page_content,
+            kept=kept,
+        )
         for d in docs
         if not from_web(d)
     ]
@@ -30,7 +35,8 @@ def why_owned(question: str, kept: Sequence[Document], doubted: Sequence[Documen
     """Say why a question is the knowledge base's own ('' when it is not, or is small talk)."""
     if not question or small_talk(question):
         return ""
-    return owned_by(question, [*searched(kept, True), *searched(doubted, False)]).why()
+    found = [*searched(kept, True), *searched(doubted, False)]
+    return owned_by(question, found, language_of(question)).why()
 
 
 def owned_now(state: State) -> str:

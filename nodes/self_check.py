@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from adaptive_rag.core.answerability import FEATURES, answer_features, decline_below
 from adaptive_rag.core.citations import cited_numbers
-from adaptive_rag.core.focus import focus_of
+from adaptive_rag.core.focus import Focus, focus_of
 from adaptive_rag.core.grounding import Grounding, check
 from adaptive_rag.core.shape import asks_yes_no
 from adaptive_rag.core.unsaid import says_sources_lack
@@ -56,7 +56,9 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
         update["owned"] = owned
     # the model's own words (its citations, before any repair): the sources lack the answer
     lacks = says_sources_lack(body) or says_sources_lack(grounding.answer)
-    guessed = bool(owned) and not lacks and unchecked_lead(grounding)
+    focus = _focus(question, grounding.answer, sources) if checking else None
+    restated = focus is not None and focus.known and focus.held  # a yes or no its sources hold
+    guessed = bool(owned) and not (lacks or restated) and unchecked_lead(grounding)
     holds = grounding.grounded and not guessed
     grounded = holds or not checking
     if checking:
@@ -76,7 +78,7 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
         chinese=state.get("language") == "zh",
     )
     update["answer_features"] = {name: round(features[name], 4) for name in FEATURES}
-    lacking = _focus_lacking(question, grounding.answer, sources) if checking else ""
+    lacking = focus.why() if focus is not None else ""
     if lacks:
         answerable, probability, detail = False, None, "the answer says its sources do not state it"
     elif lacking:
@@ -116,16 +118,16 @@ def unchecked_lead(grounding: Grounding) -> bool:
     return lead is not None and lead.status == "unchecked"
 
 
-def _focus_lacking(question: str, answer: str, sources: list[str]) -> str:
-    """Say what of a yes/no question's focus the answer's sources lack ('' when held, or no yes/no).
+def _focus(question: str, answer: str, sources: list[str]) -> Focus | None:
+    """Return which of a yes/no question's focus the answer's sources hold (None: no yes/no).
 
     The sources read are those the answer cites, else all it was given (core.focus).
     """
     if not asks_yes_no(question) or not sources:
-        return ""
+        return None
     cited = [n for n in cited_numbers(answer) if 1 <= n <= len(sources)]
     read = [sources[n - 1] for n in dict.fromkeys(cited)] or sources
-    return focus_of(question, read).why()
+    return focus_of(question, read)
 
 
 def _answerable(

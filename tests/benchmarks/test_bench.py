@@ -17,6 +17,7 @@ COMMANDS = (
     "stores",
     "fusion",
     "answers",
+    "owned",
     "access",
     "models",
     "concurrency",
@@ -49,7 +50,7 @@ def test_the_script_lists_every_benchmark(tmp_path: Path) -> None:
 
 def test_every_benchmark_module_imports(bench_path: Path) -> None:
     names = sorted(p.stem for p in bench_path.glob("*_bench.py"))
-    assert len(names) == 12
+    assert len(names) == 13
     for name in names:
         module = importlib.import_module(name)
         assert module.__doc__, name
@@ -206,3 +207,74 @@ def test_reranking_reorders_the_first_candidates_alone(bench_path: Path) -> None
     # beside the fused rank, a reranker's rank moves a chunk up without overturning the order
     assert fb.reranked(["a", "b", "c"], [0.0, 0.0, 9.0], 3, 0.1) == ["a", "b", "c"]
     assert fb.reranked(["a", "b", "c"], [0.0, 0.0, 9.0], 3, 2.0) == ["c", "a", "b"]
+
+
+def _record(config: str, qid: str, kind: str, **fields: object) -> dict[str, object]:
+    """One `eval run` record with what the owned benchmark reads."""
+    base: dict[str, object] = {
+        "dataset": "mine",
+        "config": config,
+        "id": qid,
+        "kind": kind,
+        "language": "en",
+        "held_out": False,
+        "acc": 0.0,
+        "declined": False,
+        "cited": False,
+        "answer": "",
+        "confidence": 0.5,
+        "seconds": 1.0,
+        "steps": ["intake", "classify", "finalize"],
+    }
+    return {**base, **fields}
+
+
+def test_the_owned_benchmark_counts_declines_general_answers_and_confidence(
+    bench_path: Path, tmp_path: Path
+) -> None:
+    from adaptive_rag.prompts.answer_general import LABEL
+    from adaptive_rag.prompts.generate import UNVERIFIED_NOTE
+
+    rows = [
+        _record("adaptive", "u1", "owned_unanswered", declined=True, acc=1.0, confidence=0.9),
+        _record("adaptive", "u2", "owned_unanswered", answer=f"Yes.\n\n{LABEL['en']}"),
+        _record("adaptive", "a1", "kb_simple", acc=1.0, cited=True, confidence=0.8),
+        _record(
+            "adaptive", "a2", "kb_simple", answer=f"No [1].\n\n{UNVERIFIED_NOTE['en']}", cited=True
+        ),
+        _record(
+            "adaptive",
+            "g1",
+            "general",
+            acc=1.0,
+            seconds=2.0,
+            confidence=0.7,
+            answer=f"x\n\n{LABEL['en']}",
+        ),
+        _record("direct", "g1", "general", acc=1.0, seconds=1.0),
+        _record("single", "u1", "owned_unanswered", cited=True, answer="Yes [1]."),
+    ]
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "results.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    ob = importlib.import_module("owned_bench")
+    records = ob.records(folder)
+    kinds = {(r["group"], r["config"]): r for r in ob.kind_table(records) if r["part"] == "all"}
+    owned = kinds[("owned_unanswered", "adaptive")]
+    assert (owned["declined"], owned["answered, general"], owned["answered, cited"]) == (
+        "1/2",
+        "1/2",
+        "0/2",
+    )
+    assert kinds[("owned_unanswered", "single")]["answered, cited"] == "1/1"
+    marked = {r["config"]: r for r in ob.unverified_table(records)}["adaptive"]
+    assert (marked["unverified"], marked["right"], marked["wrong"]) == (1, 0, 1)
+    confidence = {r["config"]: r for r in ob.confidence_table(records)}["adaptive"]
+    assert confidence["AUROC"] == "1.000"  # every right outcome rated above every wrong one
+    general = {r["config"]: r for r in ob.general_table(records)}
+    assert general["adaptive"]["p50 × direct"] == 2.0
+    assert general["adaptive"]["searched past the probe"] == "0/1"
+    out = CliRunner().invoke(importlib.import_module("bench").bench, ["owned", str(folder)])
+    assert out.exit_code == 0 and "Confidence, right against wrong" in out.output
+    refused = CliRunner().invoke(importlib.import_module("bench").bench, ["owned", str(tmp_path)])
+    assert refused.exit_code != 0 and "no results.jsonl" in refused.output

@@ -1,0 +1,45 @@
+"""A yes/no answer is only as good as its sources' hold on what the question asks (core.focus)."""
+
+from __future__ import annotations
+
+from adaptive_rag.core.focus import focus_of, focus_terms
+
+RETURNS_ZH = (
+    "未使用的产品在签收后 45 天内可以退货；签收 31 天到 45 天之间退货的，收取 10% 的手续费。"
+)
+BONUS = "Contractors are not eligible for the annual bonus."
+WARRANTY = "The warranty covers manufacturing defects. It does not cover damage caused by water."
+
+
+def test_the_focus_leaves_out_the_words_that_only_ask() -> None:
+    assert focus_terms("退货需要支付运费吗？").words == {"退货", "支付", "运费"}
+    assert focus_terms("Can I get a discount on the K2?").names == {"K2"}
+    assert "get" not in focus_terms("Can I get a discount on the K2?").words
+    assert "公司" not in focus_terms("公司有没有年终奖？").words  # the asker's own organisation
+
+
+def test_a_source_holding_the_subject_but_not_the_focus_does_not_hold_it() -> None:
+    focus = focus_of("退货需要支付运费吗？", [RETURNS_ZH])
+    assert focus.known and not focus.held
+    assert set(focus.missing) == {"支付", "运费"} and "运费" in focus.why()
+
+
+def test_a_source_stating_the_no_holds_the_focus() -> None:
+    assert focus_of("Are contractors eligible for the annual bonus?", [BONUS]).held
+    assert focus_of("Does the warranty cover water damage?", [WARRANTY]).held
+    assert not focus_of("Does the warranty cover theft?", [WARRANTY]).held
+
+
+def test_a_long_focus_may_miss_one_term_in_four() -> None:
+    source = "Contractors are not eligible for the bonus."
+    assert focus_of("Are contractors eligible for the annual bonus?", [source]).held
+    assert not focus_of("Are contractors eligible for the annual bonus?", ["Contractors."]).held
+
+
+def test_across_scripts_the_focus_is_not_known() -> None:
+    focus = focus_of("K2 打印机支持蓝牙吗？", ["The K2 label printer connects over USB."])
+    assert not focus.known and set(focus.unchecked) == {"打印机", "支持", "蓝牙"}
+    assert focus_of("Does the K2 support USB?", ["K2 标签打印机通过 USB 连接。"]).terms == (
+        "K2",
+        "USB",
+    )

@@ -1,0 +1,66 @@
+"""Whose thing a question asks about: the knowledge base's own, or the world's (core.owned)."""
+
+from __future__ import annotations
+
+import pytest
+from adaptive_rag.core.owned import Searched, owned_by, speaks_of_own
+
+FOUND = [
+    Searched("Kestrel K2 sensor", "The K2 reports every 15 minutes.", kept=False),
+    Searched("Returns", "Unused products may be returned within 45 days.", kept=True),
+    Searched("中国区售后服务 > 退货", "未使用的产品在签收后 45 天内可以退货。", kept=True),
+    Searched("Working hours", "Overtime is logged in Atlas, the HR system.", kept=True),
+    Searched("France", "France borders Spain and Germany.", kept=True),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "why"),
+    [
+        ("Can customers on a payment plan get a discount on the K2?", "'K2'"),  # a page's title
+        ("What is the restocking fee for returns?", "'return'"),  # a kept page's title word
+        ("退货需要支付运费吗？", "'退货'"),  # a section heading
+        ("Is there an Atlas app for Android?", "'Atlas'"),  # held, and seldom in general text
+        ("How many vacation days do employees get?", "employees"),
+        ("What is the guest Wi-Fi password at the office?", "the office"),
+        ("公司有没有年终奖？", "公司"),
+        ("我们的退货要运费吗？", "我们"),
+    ],
+)
+def test_a_question_about_the_knowledge_bases_own_things(question: str, why: str) -> None:
+    owned = owned_by(question, FOUND)
+    assert owned and why in owned.why()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the capital of Canada?",
+        "Who painted the Mona Lisa?",
+        "What is a heat pump?",
+        "What is an Atlas?",  # asks a definition: held names do not make it the documents' own
+        "什么是集装箱？",
+        "How many bones are in the human body?",
+    ],
+)
+def test_a_question_about_the_world_is_not(question: str) -> None:
+    assert not owned_by(question, FOUND)
+
+
+def test_a_common_name_in_a_document_found_is_not_the_knowledge_bases_own() -> None:
+    # France stands in a kept page's title, but only a title makes a common name the KB's own
+    owned = owned_by("What is the capital of France?", FOUND)
+    assert owned.titled == ("France",) and not owned.held
+    assert not owned_by("Is Spain bigger than Portugal?", FOUND)  # held in text, but common
+
+
+def test_a_title_word_counts_only_from_a_kept_document() -> None:
+    doubted = [Searched("Returns", "Unused products may be returned.", kept=False)]
+    assert not owned_by("What is the restocking fee for returns?", doubted)
+
+
+def test_words_of_the_asker_and_their_organisation() -> None:
+    assert speaks_of_own("Can I bring my dog to the office?") == ("my", "the office")
+    assert speaks_of_own("Who runs HR?") == ("hr",)
+    assert speaks_of_own("How many hours per week?") == ()
+    assert speaks_of_own("员工可以带宠物来办公室吗？") == ("员工",)

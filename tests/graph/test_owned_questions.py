@@ -1,0 +1,76 @@
+"""Questions about the knowledge base's own things: answered from its documents, or declined.
+
+Never from general knowledge, and never with a yes or a no its sources do not hold (core.owned,
+core.focus); the world's questions keep their general-knowledge answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adaptive_rag.prompts import answer_general as general_prompts
+from fakes import ScriptedJudge
+
+
+def test_an_owned_question_the_documents_do_not_answer_is_never_answered_generally(
+    make_harness: Any,
+) -> None:
+    h = make_harness(
+        rag="No, customers on a payment plan cannot get a discount on the Zephyr X2 [1].",
+        direct="No, customers on a payment plan cannot get a discount.",
+    )
+    out = h.ask("Can customers on a payment plan get a discount on the Zephyr X2?", max_rewrites=0)
+    assert out["answerable"] is False and out["decline"]["reason"] == "not_in_sources"
+    assert "discount" in out["decline"]["detail"]  # what the sources lack, said
+    assert "direct" not in h.model.roles()  # the model's own knowledge never asked
+    general = [j for j in out["diagnostics"]["judgments"] if j["node"] == "answer_general"]
+    assert [j["verdict"] for j in general] == ["owned"] and "Zephyr X2" in general[0]["detail"]
+
+
+def test_a_yes_that_restates_the_question_needs_its_focus_in_the_sources(
+    make_harness: Any,
+) -> None:
+    h = make_harness(rag="Yes, returns require paying for shipping [1].")
+    out = h.ask("Do returns require paying for shipping?", max_rewrites=0)
+    assert out["answerable"] is False and out["decline"]["reason"] == "not_in_sources"
+    assert "shipping" in out["decline"]["detail"] and "direct" not in h.model.roles()
+    assert out["verified"] is False
+
+
+def test_a_yes_its_sources_hold_stands(make_harness: Any) -> None:
+    h = make_harness(rag="Yes, returns are accepted within 30 days of purchase [1].")
+    out = h.ask("Are returns accepted within 30 days of purchase?")
+    assert out["answerable"] is True and out["verified"] is True
+    assert out["answer"].startswith("Yes, returns are accepted within 30 days")
+
+
+def test_a_plain_question_about_the_askers_organisation_is_declined_not_guessed(
+    make_harness: Any,
+) -> None:
+    h = make_harness(relevance=ScriptedJudge([0.0]), direct="Employees usually get 25 days.")
+    out = h.ask("How many vacation days do employees get?", max_rewrites=0)
+    assert out["answerable"] is False and out["decline"]["reason"] == "no_relevant_documents"
+    assert "direct" not in h.model.roles() and "25" not in out["answer"]
+    assert out["route"]["category"] != "general"
+
+
+def test_a_definition_the_documents_do_not_hold_is_answered_from_general_knowledge(
+    make_harness: Any,
+) -> None:
+    h = make_harness(relevance=ScriptedJudge([0.0]), direct="A heat pump moves heat indoors.")
+    out = h.ask("What is a heat pump?")
+    assert out["answerable"] is True and out["answer"].startswith("A heat pump moves heat")
+    assert out["notices"] == [general_prompts.LABEL["en"]]
+    assert out["diagnostics"]["steps"][-2:] == ["answer_general", "finalize"]
+    general = [j for j in out["diagnostics"]["judgments"] if j["node"] == "answer_general"]
+    assert general[0]["method"] == "rule" and "general text uses often" in general[0]["detail"]
+
+
+def test_a_general_question_with_no_likely_source_asks_the_model_before_any_second_search(
+    make_harness: Any,
+) -> None:
+    h = make_harness(relevance=ScriptedJudge([0.0]), direct="Leonardo da Vinci painted it.")
+    out = h.ask("Who painted the Mona Lisa?")
+    assert out["answer"].startswith("Leonardo da Vinci") and out["route"]["category"] == "general"
+    assert out["diagnostics"]["retrievals"] == 1  # classify's probe only
+    assert "classify" not in h.model.roles()  # nor the router's call
