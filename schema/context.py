@@ -149,24 +149,27 @@ class Context:
         default="mark",
         metadata=_about(
             "How an answer is checked against its sources, by rules: 'mark' (default) marks one"
-            " still unsupported after max_regenerations unverified, 'decline' declines it (both"
-            " repair citations), 'off' skips the check."
+            " still unsupported after max_regenerations unverified, except for a question about"
+            " the knowledge base's own things, which it declines; 'decline' declines it for every"
+            " question (both repair citations); 'off' skips the check."
         ),
     )
     declines: Literal["when_unlikely", "never"] = field(
         default="when_unlikely",
         metadata=_about(
             "'when_unlikely' (default) declines when the fitted judge finds the sources unlikely"
-            " to answer the question, or the answer opens by saying they do not; 'never' always"
-            " returns the answer."
+            " to answer the question, the answer says they do not, or a yes/no answer's sources"
+            " lack what the question asks; 'never' always returns the answer (marked unverified"
+            " when the check failed)."
         ),
     )
     general_questions: Literal["answer", "decline"] = field(
         default="answer",
         metadata=_about(
             "Questions the documents do not answer: 'answer' (default) answers one the model"
-            " knows from general knowledge, labelled, unless it names what only the documents"
-            " hold; 'decline' declines them all."
+            " knows from general knowledge, labelled, unless it is about the knowledge base's own"
+            " things (names what its documents are about, or speaks of the asker's organisation);"
+            " 'decline' declines them all."
         ),
     )
     clarify: bool = field(
