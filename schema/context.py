@@ -148,28 +148,25 @@ class Context:
     answer_check: Literal["mark", "decline", "off"] = field(
         default="mark",
         metadata=_about(
-            "How an answer is checked against its sources, by rules: 'mark' (default) marks one"
-            " still unsupported after max_regenerations unverified, except for a question about"
-            " the knowledge base's own things, which it declines; 'decline' declines it for every"
-            " question (both repair citations); 'off' skips the check."
+            "Checking answers against their sources: 'mark' (default) marks one still unsupported"
+            " unverified, but declines it for a question about the knowledge base's own things;"
+            " 'decline' always declines it; 'off' skips."
         ),
     )
     declines: Literal["when_unlikely", "never"] = field(
         default="when_unlikely",
         metadata=_about(
-            "'when_unlikely' (default) declines when the fitted judge finds the sources unlikely"
-            " to answer the question, the answer says they do not, or a yes/no answer's sources"
-            " lack what the question asks; 'never' always returns the answer (marked unverified"
-            " when the check failed)."
+            "'when_unlikely' (default) declines when the judge finds the sources unlikely to"
+            " answer, the answer says they do not, or a yes/no answer's sources lack what is"
+            " asked; 'never' always returns the answer."
         ),
     )
     general_questions: Literal["answer", "decline"] = field(
         default="answer",
         metadata=_about(
             "Questions the documents do not answer: 'answer' (default) answers one the model"
-            " knows from general knowledge, labelled, unless it is about the knowledge base's own"
-            " things (names what its documents are about, or speaks of the asker's organisation);"
-            " 'decline' declines them all."
+            " knows, labelled, unless it is about the knowledge base's own things; 'decline'"
+            " declines them all."
         ),
     )
     clarify: bool = field(
