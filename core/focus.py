@@ -28,10 +28,13 @@ GENERIC = frozenset(
             stem(w)
             for w in (
                 "get have has need require can could may allow allowed make use do does take go"
-                " there any also still ever really actually currently possible able"
+                " there any also still ever really actually currently possible able own time"
             ).split()
         ),
-        *"需要 可以 能够 能 是否 有没有 有 没有 允许 还 会 要 一般 现在 目前".split(),
+        *(
+            "需要 可以 能够 能 是否 有没有 有 没有 允许 还 会 要 一般 现在 目前"
+            " 时候 的时候 自己 能否 可否 情况 一下"
+        ).split(),
     }
 )
 """Words that ask (whether one may, can, must, has) rather than name what is asked about."""

@@ -27,6 +27,7 @@ it takes its citations if it has none (core.pointers). Nothing else in the text 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -185,6 +186,23 @@ def _message(sentence: Sentence, valid: Sequence[int]) -> str:
     if unlisted:
         return f"{quoted} cites {_cites(unlisted)}, {UNLISTED[min(len(unlisted), 2)]}"
     return f"{quoted} {NO_CITE}"
+
+
+def supported_only(answer: str, sources: Sequence[str], question: str = "") -> str:
+    """Return the answer without the sentences no listed source supports ('' when none is left).
+
+    What the sources do not say is not said about a knowledge base's own things: an answer whose
+    first claim stands keeps it, and loses what follows it unsupported ("This can be found in
+    the section 'Hotels'.", a detail no source gives). The text between sentences is kept.
+    """
+    parts: list[str] = []
+    position = 0
+    for sentence in split(answer):
+        if _check(sentence, sources, question).status == "unsupported":
+            parts.append(answer[position : sentence.start])
+            position = sentence.end
+    parts.append(answer[position:])
+    return re.sub(r"[ \t]{2,}", " ", "".join(parts)).strip()
 
 
 def without_feedback(answer: str) -> str:

@@ -9,10 +9,12 @@ model.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from adaptive_rag.core.answerability import FEATURES, answer_features, decline_below
 from adaptive_rag.core.citations import cited_numbers
 from adaptive_rag.core.focus import Focus, focus_of
-from adaptive_rag.core.grounding import Grounding, check
+from adaptive_rag.core.grounding import Grounding, SentenceCheck, check, supported_only
 from adaptive_rag.core.shape import asks_yes_no
 from adaptive_rag.core.unsaid import says_sources_lack
 from adaptive_rag.knowledge.sources import source_texts
@@ -45,12 +47,7 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
     sources = source_texts(docs)
     grounding = check(body, sources, question)
     update: Update = {}
-    answer = state.get("answer") or ""
     checking = rule_on(state, "checks_answers")  # off: grounding only signals answerability
-    if checking and grounding.changed:
-        answer = answer.replace(body, grounding.answer)
-        update["answer"] = answer
-        update["sources"] = sources_for(grounding.answer, docs)
     owned = owned_now(state)
     if owned:
         update["owned"] = owned
@@ -58,6 +55,18 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
     lacks = says_sources_lack(body) or says_sources_lack(grounding.answer)
     focus = _focus(question, grounding.answer, sources) if checking else None
     restated = focus is not None and focus.known and focus.held  # a yes or no its sources hold
+    if checking and owned and grounding.unsupported and lead_stands(grounding, restated):
+        pruned = supported_only(grounding.answer, sources, question)
+        if pruned:  # about its own things, the answer says only what its sources support
+            left_out = len(grounding.unsupported)
+            note(update, f"self_check: left out {left_out} sentence(s) no source supports")
+            grounding = replace(check(pruned, sources, question), changed=True)
+            focus = _focus(question, grounding.answer, sources)
+    answer = state.get("answer") or ""
+    if checking and grounding.changed:
+        answer = answer.replace(body, grounding.answer)
+        update["answer"] = answer
+        update["sources"] = sources_for(grounding.answer, docs)
     guessed = bool(owned) and not (lacks or restated) and unchecked_lead(grounding)
     holds = grounding.grounded and not guessed
     grounded = holds or not checking
@@ -112,10 +121,23 @@ UNCHECKED_LEAD = "the answer's first claim could not be checked against its sour
 """Feedback when a question about the knowledge base's own things gets an unchecked answer."""
 
 
+def _lead(grounding: Grounding) -> SentenceCheck | None:
+    """Return the answer's first sentence with content (its claim), if any."""
+    return next((s for s in grounding.sentences if s.status != "no_content"), None)
+
+
 def unchecked_lead(grounding: Grounding) -> bool:
     """Whether the answer's first sentence with content could not be checked (core.grounding)."""
-    lead = next((s for s in grounding.sentences if s.status != "no_content"), None)
+    lead = _lead(grounding)
     return lead is not None and lead.status == "unchecked"
+
+
+def lead_stands(grounding: Grounding, restated: bool) -> bool:
+    """Whether the answer's first claim stands: supported, or a yes/no whose focus is held."""
+    lead = _lead(grounding)
+    return lead is not None and (
+        lead.status == "supported" or lead.status == "unchecked" and restated
+    )
 
 
 def _focus(question: str, answer: str, sources: list[str]) -> Focus | None:

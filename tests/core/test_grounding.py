@@ -287,3 +287,18 @@ def test_without_feedback_drops_only_the_lines_that_repeat_the_checks_words() ->
     assert without_feedback(unlisted) == "The fee is 10 % [1]."
     plain = "The restocking fee is 10 % [1].\nIt applies after 30 days [1]."
     assert without_feedback(plain) == plain
+
+
+def test_only_the_supported_sentences_are_kept_when_asked() -> None:
+    from adaptive_rag.core.grounding import supported_only
+
+    source = ["The most a hotel may cost per night in Paris is €220."]
+    answer = (
+        "The most a hotel may cost per night in Paris is €220 [1]. "
+        'This can be found in the source under the section "Hotels". It is near the Louvre.'
+    )
+    question = "What is the most a hotel may cost per night in Paris?"
+    assert supported_only(answer, source, question) == (
+        "The most a hotel may cost per night in Paris is €220 [1]."
+    )
+    assert supported_only("It is near the Louvre [1].", source, question) == ""

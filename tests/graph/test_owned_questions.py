@@ -74,3 +74,17 @@ def test_a_general_question_with_no_likely_source_asks_the_model_before_any_seco
     assert out["answer"].startswith("Leonardo da Vinci") and out["route"]["category"] == "general"
     assert out["diagnostics"]["retrievals"] == 1  # classify's probe only
     assert "classify" not in h.model.roles()  # nor the router's call
+
+
+def test_an_owned_answer_keeps_its_supported_claim_and_loses_what_no_source_says(
+    make_harness: Any,
+) -> None:
+    h = make_harness(
+        rag="The Zephyr X2 kettle holds 1.7 litres [1]. It is made in Mars Colony [1].",
+        regenerate="It holds 2 litres [1].",
+    )
+    out = h.ask("How big is the Zephyr X2 kettle?")
+    assert out["answer"] == "The Zephyr X2 kettle holds 1.7 litres [1]."
+    assert out["answerable"] is True and out["verified"] is True
+    assert "regenerate" not in h.model.roles()  # nothing left to write again
+    assert any("left out 1 sentence" in n for n in out["diagnostics"]["notes"])
