@@ -180,8 +180,8 @@ def general_table(rs: list[Row]) -> list[Row]:
                 "config": config,
                 "n": len(group),
                 "Acc": f"{mean([r['acc'] for r in group]):.3f}",
-                "p50 s": round(percentile(seconds, 50), 2),
-                "p95 s": round(percentile(seconds, 95), 2),
+                "p50 s": round(percentile(seconds, 0.5), 2),
+                "p95 s": round(percentile(seconds, 0.95), 2),
                 "searched past the probe": _share(group, searched_past_probe),
             }
         )

@@ -252,6 +252,8 @@ def test_the_owned_benchmark_counts_declines_general_answers_and_confidence(
             answer=f"x\n\n{LABEL['en']}",
         ),
         _record("direct", "g1", "general", acc=1.0, seconds=1.0),
+        _record("direct", "g2", "general", acc=1.0, seconds=3.0),
+        _record("direct", "g3", "general", acc=1.0, seconds=9.0),
         _record("single", "u1", "owned_unanswered", cited=True, answer="Yes [1]."),
     ]
     folder = tmp_path / "run"
@@ -272,7 +274,8 @@ def test_the_owned_benchmark_counts_declines_general_answers_and_confidence(
     confidence = {r["config"]: r for r in ob.confidence_table(records)}["adaptive"]
     assert confidence["AUROC"] == "1.000"  # every right outcome rated above every wrong one
     general = {r["config"]: r for r in ob.general_table(records)}
-    assert general["adaptive"]["p50 × direct"] == 2.0
+    assert general["direct"]["p50 s"] == 3.0 and general["direct"]["p95 s"] == 9.0
+    assert general["adaptive"]["p50 × direct"] == 0.67
     assert general["adaptive"]["searched past the probe"] == "0/1"
     out = CliRunner().invoke(importlib.import_module("bench").bench, ["owned", str(folder)])
     assert out.exit_code == 0 and "Confidence, right against wrong" in out.output
