@@ -114,6 +114,7 @@ def confidence_features(state: State) -> dict[str, float]:
         "relevance_best": max(state.get("doc_scores") or [0.0]),
         "grounding_score": float((state.get("answer_features") or {}).get("grounding_score", 0.0)),
         "answerable_p": answerable_probability(state),
+        "owned": float(bool(state.get("owned"))),
     }
 
 
