@@ -210,6 +210,10 @@ def bench_answers(
 @bench.command("owned")
 def bench_owned(
     runs: Annotated[list[str], typer.Argument(help="`eval run` folders (any configurations).")],
+    confidence_map: Annotated[
+        Path | None,
+        typer.Option("--map", help="Rate confidence again with this confidence.json (a refit)."),
+    ] = None,
     out: Out = None,
 ) -> None:
     """Questions about a knowledge base's own things: declines, general answers, confidence."""
@@ -225,7 +229,7 @@ def bench_owned(
             folder = run_folder(run)
         except argparse.ArgumentTypeError as refused:
             raise typer.BadParameter(str(refused)) from None
-        rs = ob.records(folder)
+        rs = ob.records(folder, confidence_map)
         text += f"## {folder}\n\n### Outcomes per kind\n\n{table(ob.kind_table(rs))}\n\n"
         text += f"### Unverified answers\n\n{table(ob.unverified_table(rs))}\n\n"
         text += f"### Confidence, right against wrong\n\n{table(ob.confidence_table(rs))}\n\n"

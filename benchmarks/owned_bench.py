@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from adaptive_rag.core.fitted import Logistic
 from adaptive_rag.evaluation.aggregate import grouped, mean, paired, percentile
 from adaptive_rag.evaluation.mix import mix_records
 from adaptive_rag.evaluation.sets import MIX_SETS
@@ -34,10 +35,19 @@ ANSWERABLE_KB = ("kb_simple", "kb_yesno", "kb_multihop", "follow_up")
 """Kinds the knowledge base answers."""
 
 
-def records(folder: Path) -> list[Row]:
-    """Read a run folder's records, each with `asked` from its set's file where it has one."""
+def records(folder: Path, confidence_map: Path | None = None) -> list[Row]:
+    """Read a run folder's records, each with `asked` from its set's file where it has one.
+
+    With a confidence map (a confidence.json a fit wrote), each record's confidence is rated
+    again by it from the features the run recorded (a failed turn stays at 0).
+    """
     lines = (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines if line.strip()]
+    if confidence_map is not None:
+        fitted = Logistic.from_json(json.loads(confidence_map.read_text(encoding="utf-8")))
+        for r in rows:
+            if r.get("features") and float(r["confidence"]) > 0:
+                r["confidence"] = round(fitted.probability(r["features"]), 2)
     asked: dict[str, str] = {}
     for dataset in {r["dataset"] for r in rows} & set(MIX_SETS):
         asked |= {str(r["id"]): str(r.get("asked") or "") for r in mix_records(dataset)}

@@ -279,5 +279,14 @@ def test_the_owned_benchmark_counts_declines_general_answers_and_confidence(
     assert general["adaptive"]["searched past the probe"] == "0/1"
     out = CliRunner().invoke(importlib.import_module("bench").bench, ["owned", str(folder)])
     assert out.exit_code == 0 and "Confidence, right against wrong" in out.output
+    weights = tmp_path / "confidence.json"  # rates declines 0.92, answers 0.08
+    weights.write_text(json.dumps({"features": ["declined"], "coef": [5.0], "intercept": -2.5}))
+    for r in rows:
+        r["features"] = {"declined": float(bool(r["declined"]))}
+    (folder / "results.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    rated = {
+        r["id"]: r["confidence"] for r in ob.records(folder, weights) if r["config"] == "adaptive"
+    }
+    assert rated["u1"] == 0.92 and rated["a1"] == 0.08
     refused = CliRunner().invoke(importlib.import_module("bench").bench, ["owned", str(tmp_path)])
     assert refused.exit_code != 0 and "no results.jsonl" in refused.output
