@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 
 from adaptive_rag.core.forms import general_form, small_talk
+from adaptive_rag.core.general import common_definition
+from adaptive_rag.core.language import language_of
 from adaptive_rag.core.shape import has_parts, length, names_an_entity, nested_reference
 from adaptive_rag.nodekit.calling import ask, judged, note, progress, search_for
 from adaptive_rag.nodekit.grading import judge_sources
@@ -120,8 +122,16 @@ def _classify(state: State, ctx: Context, services: Services) -> Update:
         _without_the_probe(update)
         return update
     owned = update.get("owned") or ""
+    language = state.get("language") or language_of(question)
+    answers_general = rule_on(state, "answers_general_questions")
+    if not owned and answers_general and common_definition(question, language):
+        # what any encyclopedia says, though a document mentions the term: asked of the model
+        reason = "asks the definition of common terms, and names nothing of the knowledge base's"
+        update["route"] = Route(category="general", reason=reason, method="rule")
+        _without_the_probe(update)
+        return update
     # with the web, CRAG searches it instead; with general questions declined, nothing to ask
-    ask_first = not state.get("web_available") and rule_on(state, "answers_general_questions")
+    ask_first = not state.get("web_available") and answers_general
     if not looked_up and not owned and (absent and ask_first or general_form(question)):
         # answer_general asks the model's own knowledge, and looks the question up when unsure
         reason = "the knowledge base holds no likely source for it, nor does it name its own things"

@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from adaptive_rag.prompts import answer_general as general_prompts
+from fake_sources import KeywordRetriever
 from fakes import ScriptedJudge
+from langchain_core.documents import Document
 
 
 def test_an_owned_question_the_documents_do_not_answer_is_never_answered_generally(
@@ -88,3 +90,21 @@ def test_an_owned_answer_keeps_its_supported_claim_and_loses_what_no_source_says
     assert out["answerable"] is True and out["verified"] is True
     assert "regenerate" not in h.model.roles()  # nothing left to write again
     assert any("left out 1 sentence" in n for n in out["diagnostics"]["notes"])
+
+
+def test_a_definition_a_document_mentions_in_passing_is_still_the_worlds(
+    make_harness: Any,
+) -> None:
+    doc = Document(
+        page_content="Photosynthesis in the greenhouse sensors is measured hourly.",
+        metadata={"id": "p1", "source": "greenhouse.md", "title": "Greenhouse"},
+    )
+    h = make_harness(
+        retriever=KeywordRetriever(docs=[doc]),
+        direct="Photosynthesis is how plants turn light into sugar.",
+    )
+    out = h.ask("What is photosynthesis?")
+    assert out["route"]["category"] == "general" and out["answer"].startswith("Photosynthesis is")
+    assert out["notices"] == [general_prompts.LABEL["en"]] and "rag" not in h.model.roles()
+    owned = h.ask("What is a greenhouse?")  # the title of a page found: looked up there
+    assert owned["route"]["category"] != "general"

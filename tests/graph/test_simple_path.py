@@ -56,7 +56,7 @@ def test_a_question_the_knowledge_base_holds_is_looked_up_without_asking_the_mod
         metadata={"id": "p1", "source": "greenhouse.md", "title": "Greenhouse"},
     )
     h = make_harness(classify="general", retriever=KeywordRetriever(docs=[doc]))
-    out = h.ask("What is photosynthesis?")
+    out = h.ask("How often is photosynthesis measured?")  # a definition would be the model's
     assert out["route"]["category"] == "simple" and out["route"]["method"] == "fitted"
     assert "classify" not in h.model.roles()
     assert out["sources"][0]["title"] == "Greenhouse"
@@ -74,7 +74,7 @@ def test_a_general_verdict_on_what_the_knowledge_base_holds_retrieves(make_harne
     )
     h = make_harness(classify="general", retriever=KeywordRetriever(docs=[doc]))
     # a shape other than auto asks the model even so, for its complex verdicts
-    out = h.ask("What is photosynthesis?", complex_shape="sequential")
+    out = h.ask("How often is photosynthesis measured?", complex_shape="sequential")
     assert h.model.roles()["classify"] == 1
     assert out["route"]["category"] == "simple" and out["route"]["method"] == "model"
     assert "but the knowledge base holds a likely source" in out["route"]["reason"]
