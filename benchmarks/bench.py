@@ -209,7 +209,13 @@ def bench_answers(
 
 @bench.command("owned")
 def bench_owned(
-    runs: Annotated[list[str], typer.Argument(help="`eval run` folders (any configurations).")],
+    runs: Annotated[
+        list[str],
+        typer.Argument(
+            help="`eval run` folders (any configurations); FIRST+SECOND reads two runs of one set"
+            " as one (configurations run apart, e.g. single-shot, whose answers do not change)."
+        ),
+    ],
     confidence_map: Annotated[
         Path | None,
         typer.Option("--map", help="Rate confidence again with this confidence.json (a refit)."),
@@ -226,11 +232,11 @@ def bench_owned(
     text = ""
     for run in runs:
         try:
-            folder = run_folder(run)
+            folders = [run_folder(part) for part in run.split("+")]
         except argparse.ArgumentTypeError as refused:
             raise typer.BadParameter(str(refused)) from None
-        rs = ob.records(folder, confidence_map)
-        text += f"## {folder}\n\n### Outcomes per kind\n\n{table(ob.kind_table(rs))}\n\n"
+        rs = [r for folder in folders for r in ob.records(folder, confidence_map)]
+        text += f"## {run}\n\n### Outcomes per kind\n\n{table(ob.kind_table(rs))}\n\n"
         text += f"### Unverified answers\n\n{table(ob.unverified_table(rs))}\n\n"
         text += f"### Confidence, right against wrong\n\n{table(ob.confidence_table(rs))}\n\n"
         text += f"### General questions\n\n{table(ob.general_table(rs))}\n\n"

@@ -288,5 +288,12 @@ def test_the_owned_benchmark_counts_declines_general_answers_and_confidence(
         r["id"]: r["confidence"] for r in ob.records(folder, weights) if r["config"] == "adaptive"
     }
     assert rated["u1"] == 0.92 and rated["a1"] == 0.08
+    other = tmp_path / "other"  # a configuration run apart, read with the first as one set
+    other.mkdir()
+    (other / "results.jsonl").write_text(json.dumps(_record("full", "u1", "kb_simple")) + "\n")
+    both = CliRunner().invoke(
+        importlib.import_module("bench").bench, ["owned", f"{folder}+{other}"]
+    )
+    assert both.exit_code == 0 and "| full |" in both.output
     refused = CliRunner().invoke(importlib.import_module("bench").bench, ["owned", str(tmp_path)])
     assert refused.exit_code != 0 and "no results.jsonl" in refused.output
