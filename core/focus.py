@@ -29,6 +29,7 @@ GENERIC = frozenset(
             for w in (
                 "get have has need require can could may allow allowed make use do does take go"
                 " there any also still ever really actually currently possible able own time"
+                " article report suggest mention say state source document according publish"
             ).split()
         ),
         *(
@@ -41,6 +42,10 @@ GENERIC = frozenset(
 
 SLACK_EVERY = 4
 """A focus may miss one term in this many (none when it has fewer)."""
+
+MOST_TERMS = 6
+"""A yes/no question with more focus terms than this asks several things at once (a comparison
+of two articles): its focus is not judged whole, the sentence check reads its claims."""
 
 
 @dataclass(frozen=True)
@@ -62,12 +67,13 @@ class Focus:
         "K2 打印机支持蓝牙吗？" over English sources checks "K2" only: what is asked of it
         (支持, 蓝牙) is not known, so neither is the focus.
         """
-        return bool(self.terms) and not self.unchecked
+        return bool(self.terms) and not self.unchecked and len(self.terms) <= MOST_TERMS
 
     @property
     def held(self) -> bool:
-        """Whether the sources hold the focus (within the slack), or it could not be checked."""
-        return len(self.missing) <= len(self.terms) // SLACK_EVERY
+        """Whether the sources hold the focus (within the slack), or it is too wide to judge."""
+        wide = len(self.terms) > MOST_TERMS
+        return wide or len(self.missing) <= len(self.terms) // SLACK_EVERY
 
     def why(self) -> str:
         """Say what the sources lack ('' when they hold the focus)."""

@@ -99,7 +99,8 @@ def speaks_of_own(question: str) -> tuple[str, ...]:
 
 def _title_keys(title: str) -> str:
     """Return a title as the text its names are looked up in, padded for whole-word matches."""
-    return f" {key(title.replace('_', ' ').replace('-', ' '))} "
+    spaced = re.sub(r"[_:;,.!?()\[\]\"“”‘’|]", " ", title.replace("-", " "))
+    return f" {' '.join(key(spaced).split())} "
 
 
 def _in_title(normal: str, title: str) -> bool:
@@ -113,16 +114,32 @@ def _in_title(normal: str, title: str) -> bool:
     return " " not in normal and fold(normal) in {fold(w) for w in title.split()}
 
 
+PAGE_NAME_WORDS = 4
+"""A title or heading of at most this many words (or twice as many Chinese characters) names a
+page ("Returns", "Working hours", "退货"); a longer one is a headline, whose words say what
+happened, not what the knowledge base keeps."""
+
+
+def _names_a_page(title: str) -> bool:
+    """Whether each part of a title and its headings is short enough to name a page."""
+    parts = [p.strip() for p in re.split(r"\s+>\s+|\n", title) if p.strip()]
+    return all(
+        len(p.split()) <= PAGE_NAME_WORDS and len(CJK.findall(p)) <= 2 * PAGE_NAME_WORDS
+        for p in parts
+    )
+
+
 def owned_by(question: str, searched: Sequence[Searched], language: str = "en") -> Owned:
     """Return why a question is about the knowledge base's own things, from what its search found.
 
     A name of the question counts when a document found holds it in its title, or, unless the
     question asks its definition, in its text while general text seldom uses it; a content word
-    (four letters or more, or a Chinese word) when a kept document holds it in its title.
+    (four letters or more, or a Chinese word) when a kept document holds it in a title that names
+    a page (not a headline).
     """
     terms = terms_of(question)
     titles = [_title_keys(d.title) for d in searched if d.title]
-    kept = [_title_keys(d.title) for d in searched if d.title and d.kept]
+    kept = [_title_keys(d.title) for d in searched if d.title and d.kept and _names_a_page(d.title)]
     titled: dict[str, None] = {}
     for name in sorted(terms.names):
         if any(_in_title(key(name), t) for t in titles):

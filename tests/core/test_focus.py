@@ -43,3 +43,13 @@ def test_across_scripts_the_focus_is_not_known() -> None:
         "K2",
         "USB",
     )
+
+
+def test_a_question_asking_several_things_is_not_judged_whole() -> None:
+    question = (
+        "Did the Sporting News article on the Jaguars vs. Saints game show the Saints failing"
+        " a fourth down conversion attempt?"
+    )
+    focus = focus_of(question, ["The Saints were stopped on fourth down."])
+    assert not focus.known and focus.held and not focus.why()
+    assert "article" not in focus_terms("Does the article mention the bonus?").words

@@ -64,3 +64,11 @@ def test_words_of_the_asker_and_their_organisation() -> None:
     assert speaks_of_own("Who runs HR?") == ("hr",)
     assert speaks_of_own("How many hours per week?") == ()
     assert speaks_of_own("员工可以带宠物来办公室吗？") == ("员工",)
+
+
+def test_a_headline_is_not_a_page_name() -> None:
+    headline = Searched(
+        "Jaguars vs. Saints: the game that decided the season", "The Saints lost.", kept=True
+    )
+    assert not owned_by("What does RAM stand for in a game console?", [headline])
+    assert owned_by("Who won the Saints game?", [headline]).titled == ("Saints",)  # a name still
