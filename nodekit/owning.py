@@ -22,7 +22,7 @@ def searched(docs: Sequence[Document], kept: bool) -> list[Searched]:
     """Return knowledge-base documents as ownership reads them (web results are nobody's own)."""
     return [
         Searched(
-            title=f"{title_of(d)} {d.metadata.get('section') or ''}",
+            title=" > ".join(p for p in (title_of(d), str(d.metadata.get("section") or "")) if p),
             text=d.page_content,
             kept=kept,
         )

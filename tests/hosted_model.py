@@ -26,8 +26,8 @@ KB = "Quillon Labs: Kestrel sensors, Heron hubs, warranty, returns, support"
 SIMPLE = "How long does the Kestrel K2 battery last at the default reporting interval?"
 COMPARE = "Compare the warranty of the Kestrel sensors and the Heron hub."
 ELSEWHERE = "Who wrote the novel Moby-Dick?"
-"""No rule routes it (it asks no definition) and the sample holds no likely source for it: the model
-routes it."""
+"""No rule routes it (it asks no definition) and the sample holds no likely source for it: with
+general questions declined the model routes it (else it is asked of the model directly)."""
 
 
 def context(kb_dir: Path, **settings: Any) -> Context:

@@ -108,3 +108,13 @@ def test_a_definition_a_document_mentions_in_passing_is_still_the_worlds(
     assert out["notices"] == [general_prompts.LABEL["en"]] and "rag" not in h.model.roles()
     owned = h.ask("What is a greenhouse?")  # the title of a page found: looked up there
     assert owned["route"]["category"] != "general"
+
+
+def test_a_section_heading_under_a_long_title_still_names_a_page() -> None:
+    from adaptive_rag.nodekit.owning import why_owned
+
+    chunk = Document(
+        page_content="未使用的产品在签收后 45 天内可以退货。",
+        metadata={"title": "中国区售后服务", "section": "中国区售后服务 > 退货"},
+    )
+    assert "退货" in why_owned("退货需要支付运费吗？", [chunk], [])
