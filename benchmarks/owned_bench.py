@@ -15,17 +15,18 @@ ran) and prints, per set:
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from adaptive_rag.core.fitted import Logistic
 from adaptive_rag.evaluation.aggregate import grouped, mean, paired, percentile
 from adaptive_rag.evaluation.mix import mix_records
 from adaptive_rag.evaluation.sets import MIX_SETS
 from adaptive_rag.prompts.answer_general import LABEL
 from adaptive_rag.prompts.generate import UNVERIFIED_NOTE
+from goals import auc, auc_interval
 
 Row = dict[str, Any]
 
@@ -129,27 +130,11 @@ def unverified_table(rs: list[Row]) -> list[Row]:
     return rows
 
 
-def auroc(pairs: list[tuple[float, bool]]) -> float:
-    """Return the probability that a right outcome's confidence is above a wrong one's."""
-    pos = np.asarray([p for p, ok in pairs if ok])
-    neg = np.asarray([p for p, ok in pairs if not ok])
-    if not len(pos) or not len(neg):
-        return float("nan")
-    above = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
-    return float(above / (len(pos) * len(neg)))
-
-
-def auroc_interval(pairs: list[tuple[float, bool]], resamples: int = 2000) -> str:
-    """Return a 95% bootstrap interval of the AUROC (outcomes resampled)."""
-    rng = np.random.default_rng(0)
-    values = [
-        value
-        for _ in range(resamples)
-        if (value := auroc([pairs[i] for i in rng.integers(0, len(pairs), len(pairs))])) == value
-    ]
-    if not values:
+def auroc_interval(pairs: list[tuple[float, bool]]) -> str:
+    """Return a 95% bootstrap interval of the AUROC (outcomes resampled; goals.auc_interval)."""
+    if math.isnan(auc(pairs)):  # one outcome only: no interval
         return "—"
-    low, high = np.percentile(values, [2.5, 97.5])
+    low, high = auc_interval(pairs)
     return f"[{low:.3f}, {high:.3f}]"
 
 
@@ -165,7 +150,7 @@ def confidence_table(rs: list[Row]) -> list[Row]:
                 "config": config,
                 "n": len(pairs),
                 "right": sum(ok for _, ok in pairs),
-                "AUROC": f"{auroc(pairs):.3f}",
+                "AUROC": f"{auc(pairs):.3f}",
                 "95% interval": auroc_interval(pairs),
                 "mean confidence right / wrong": f"{sure:.2f} / {unsure:.2f}",
             }
