@@ -28,12 +28,13 @@ GENERIC = frozenset(
             stem(w)
             for w in (
                 "get have has need require can could may allow allowed make use do does take go"
+                " provide provides offer offers"
                 " there any also still ever really actually currently possible able own time"
                 " article report suggest mention say state source document according publish"
             ).split()
         ),
         *(
-            "需要 可以 能够 能 是否 有没有 有 没有 允许 还 会 要 一般 现在 目前"
+            "需要 可以 能够 能 是否 有没有 有 没有 允许 还 会 要 一般 现在 目前 提供"
             " 时候 的时候 自己 能否 可否 情况 一下"
         ).split(),
     }
@@ -94,9 +95,41 @@ def focus_terms(question: str) -> Terms:
     return Terms(names=terms.names, numbers=terms.numbers, words=words, quotes=terms.quotes)
 
 
+def _compounds(question: str, words: frozenset[str], zh_text: str) -> frozenset[str]:
+    """Return a question's Chinese words as the units the sources name them by.
+
+    jieba cuts one name into several words (苏州 / 配送 / 中心), which would count one subject
+    as three terms and let the slack excuse the word actually asked about (食堂). A word inside a
+    longer word of the question is dropped (维修 in 维修组); words next to each other in the
+    question are joined while the sources hold them joined (苏州配送中心).
+    """
+    zh = sorted((w for w in words if CJK.search(w)), key=len, reverse=True)
+    whole = [w for w in zh if not any(w != longer and w in longer for longer in zh)]
+    placed = sorted((question.find(w), w) for w in whole if question.find(w) >= 0)
+    joined: list[tuple[int, str]] = []
+    for at, word in placed:
+        if joined and joined[-1][0] + len(joined[-1][1]) == at:
+            together = joined[-1][1] + word
+            if together in zh_text:
+                joined[-1] = (joined[-1][0], together)
+                continue
+        joined.append((at, word))
+    unplaced = {w for w in whole if question.find(w) < 0}
+    latin = {w for w in words if not CJK.search(w)}
+    return frozenset(latin | unplaced | {w for _, w in joined})
+
+
 def focus_of(question: str, sources: Sequence[str]) -> Focus:
     """Return which of a yes/no question's focus the sources hold, together."""
     focus = focus_terms(question)
+    zh_text = "".join(s for s in sources if CJK.search(s))
+    units = _compounds(question, focus.names | focus.words, zh_text)
+    focus = Terms(
+        names=focus.names & units,
+        numbers=focus.numbers,
+        words=units - focus.names,
+        quotes=focus.quotes,
+    )
     zh_sources = [s for s in sources if CJK.search(s)]
     latin_sources = [s for s in sources if not CJK.search(s)]
     checkable: list[str] = []

@@ -16,7 +16,8 @@ Three signs, read from the question and the documents its search found, no model
   warranty" beside a "Warranty" page, 退货 beside a "退货" section);
 - it names, not to ask its definition, something the documents found hold and general text
   seldom uses (below COMMON_FROM on wordfreq's Zipf scale: "Atlas" the HR system, "Heron" the
-  hub; not "France" or "Canada", which an encyclopedia's passages mention as often as any text);
+  hub; not "France" or "Canada", which an encyclopedia's passages mention as often as any text),
+  a Chinese word jieba's dictionary lacks counted as a name (陈静);
 - it names what general text rarely does (core.general.rare_names): the knowledge base holds it,
   or nothing does.
 """
@@ -31,7 +32,7 @@ from functools import cache
 from adaptive_rag.core.entities import key
 from adaptive_rag.core.forms import general_form
 from adaptive_rag.core.terms import fold, terms_of
-from adaptive_rag.core.terms_zh import CJK
+from adaptive_rag.core.terms_zh import CJK, unknown
 
 _SPEECH = re.compile(
     r"\b(?:our|ours|ourselves|my|mine|the company(?:'s)?|this company|company policy"
@@ -151,12 +152,20 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
     held: dict[str, None] = {}
     if not general_form(question):
         texts = " ".join(key(f"{d.title} {d.text}") for d in searched)
-        for name in sorted(terms.names):
+        for name in sorted(terms.names | _unlisted(terms.words)):
             normal = key(name)
             if normal and name not in titled and _in_text(normal, texts):
                 if zipf(normal, language) < COMMON_FROM:
                     held.setdefault(name, None)
     return Owned(speech=speaks_of_own(question), titled=tuple(titled), held=tuple(held))
+
+
+def _unlisted(words: frozenset[str]) -> frozenset[str]:
+    """Return the Chinese words jieba's dictionary lacks, held like names.
+
+    Its hidden Markov model finds them, mostly names it has no entry for (陈静, 李伟, 叉车证).
+    """
+    return frozenset(w for w in words if CJK.search(w) and len(w) > 1 and unknown(w))
 
 
 def _in_text(normal: str, text: str) -> bool:

@@ -53,3 +53,26 @@ def test_a_question_asking_several_things_is_not_judged_whole() -> None:
     focus = focus_of(question, ["The Saints were stopped on fourth down."])
     assert not focus.known and focus.held and not focus.why()
     assert "article" not in focus_terms("Does the article mention the bonus?").words
+
+
+DEPOT_ZH = "杭州仓储中心实行两班制，员工须穿安全鞋进入作业区，维修组负责设备维修。"
+
+
+def test_a_chinese_name_cut_in_pieces_is_one_term_so_the_slack_does_not_excuse_the_asked_word() -> (
+    None
+):
+    # jieba cuts 杭州仓储中心 into three words; as three terms one missing word of four would pass.
+    focus = focus_of("杭州仓储中心有员工宿舍吗？", [DEPOT_ZH])
+    assert "杭州仓储中心" in focus.terms and not focus.held
+    assert focus.missing == ("宿舍",)
+    assert not focus_of(
+        "杭州仓储中心的维修组提供上门维修吗？", [DEPOT_ZH]
+    ).held  # 维修 is in 维修组
+    assert focus_of("杭州仓储中心的员工要穿安全鞋吗？", [DEPOT_ZH]).held
+
+
+def test_offering_or_providing_is_asking_whether_it_exists() -> None:
+    assert "provid" not in "".join(focus_terms("Does the depot provide a shuttle bus?").words)
+    assert not focus_of(
+        "Does the depot provide a shuttle bus?", ["The depot runs two shifts."]
+    ).held

@@ -72,3 +72,11 @@ def test_a_headline_is_not_a_page_name() -> None:
     )
     assert not owned_by("What does RAM stand for in a game console?", [headline])
     assert owned_by("Who won the Saints game?", [headline]).titled == ("Saints",)  # a name still
+
+
+def test_a_chinese_name_outside_jiebas_dictionary_held_by_a_document_is_owned() -> None:
+    text = "杭州仓储中心的设备维修由维修组负责，负责人为周敏。"
+    assert owned_by("周敏的维修组有几个人？", [Searched("售后", text, kept=True)], "zh").held
+    assert not owned_by(
+        "周敏的维修组有几个人？", [Searched("售后", "维修组负责设备。", True)], "zh"
+    )
