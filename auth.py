@@ -10,6 +10,7 @@ every caller is the anonymous reader: public documents only, whatever a request 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -61,10 +62,16 @@ def enabled() -> bool:
 
 
 @auth.authenticate
-async def authenticate(authorization: str | None) -> dict[str, Any]:
-    """Turn the bearer token into the reader; 401 without a valid one when auth is on."""
+async def authenticate(authorization: str | Mapping[str, Any] | None) -> dict[str, Any]:
+    """Turn the bearer token into the reader; 401 without a valid one when auth is on.
+
+    langgraph-api passes the Authorization header by this parameter's name; Aegra passes the
+    request's headers (lower-case names) as the first argument.
+    """
     if not enabled():
         return {"identity": ANONYMOUS, "reader": "", "groups": []}
+    if isinstance(authorization, Mapping):
+        authorization = str(authorization.get("authorization") or "")
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Auth.exceptions.HTTPException(status_code=401, detail="a bearer token is required")

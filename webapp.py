@@ -1,4 +1,4 @@
-"""HTTP layer for `langgraph dev` and LangGraph Server: refused requests get a 422, no run.
+"""HTTP layer for `langgraph dev`, LangGraph Server and Aegra: refused requests get a 422, no run.
 
 Each graph has its rule: the agent's (schema.checks) and the knowledge graph's
 (schema.knowledge), chosen by the run's `assistant_id` or the assistant's `graph_id`; they cover
@@ -15,7 +15,7 @@ from typing import Any
 
 from adaptive_rag.schema.checks import request_problem
 from adaptive_rag.schema.knowledge import MAX_REQUEST_BYTES, knowledge_problem
-from starlette.applications import Starlette
+from fastapi import FastAPI
 from starlette.middleware import Middleware
 from starlette.responses import JSONResponse
 
@@ -112,5 +112,9 @@ class ValidateRuns:
         await self.app(scope, replay, send)
 
 
-app = Starlette(middleware=[Middleware(ValidateRuns)])
-"""Served beside the graphs (langgraph.json `http.app`); it adds no routes."""
+app = FastAPI(
+    middleware=[Middleware(ValidateRuns)], docs_url=None, redoc_url=None, openapi_url=None
+)
+"""Served beside the graphs (`http.app` of langgraph.json and aegra.json); it adds no routes.
+
+A FastAPI app, because Aegra takes no other kind; langgraph-api takes any Starlette app."""

@@ -26,10 +26,14 @@ __all__ = ["EXIT_BAD_CONFIG", "EXIT_NETWORK", "EXIT_NO_KB", "EXIT_NO_MODEL", "ap
 def serve(
     port: Annotated[int, typer.Option(help="Port (0: pick a free one).")] = 2024,
 ) -> None:
-    """Start `langgraph dev` for this project, with its outbound calls silenced."""
+    """Start `langgraph dev` for this project, with its outbound calls silenced.
+
+    SIGTERM, SIGINT or SIGHUP stops the server too: the signal is passed on and waited for.
+    """
     import os
     import socket
-    import subprocess
+
+    from adaptive_rag.cli.processes import run_forwarding
 
     root = Path(__file__).resolve().parents[1]
     if not (root / "langgraph.json").exists():  # an installed package: serve it from a config
@@ -54,7 +58,7 @@ def serve(
     )
     cmd = [sys.executable, "-m", "langgraph_cli", "dev", "--host", "127.0.0.1"]
     cmd += ["--port", str(port), "--no-browser", "--no-reload"]
-    raise typer.Exit(subprocess.call(cmd, cwd=root, env=env))
+    raise typer.Exit(run_forwarding(cmd, cwd=root, env=env))
 
 
 def served_config() -> Path:

@@ -99,6 +99,8 @@ def signed_in(runtime: Runtime[Any] | None, configurable: dict[str, Any]) -> dic
         return None
     if isinstance(user, dict):
         return user
-    if hasattr(user, "items"):  # the server's user proxy
+    if hasattr(user, "items"):  # langgraph-api's user proxy
         return dict(user.items())
+    if hasattr(user, "model_dump"):  # Aegra's user model, its auth handler's fields as extras
+        return dict(user.model_dump())
     return {"identity": getattr(user, "identity", "")}

@@ -92,3 +92,16 @@ def test_an_identity_providers_keys_verify_rs256_tokens(monkeypatch: pytest.Monk
         other = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         with pytest.raises(Auth.exceptions.HTTPException):
             login(signed({"sub": "carol"}, other, "RS256", kid="k1"))
+
+
+def test_aegra_passes_the_headers_and_the_same_token_makes_the_same_reader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ADAPTIVE_RAG_AUTH_SECRET", SECRET)
+    token = signed({"sub": "alice", "groups": ["hr"]})
+    by_header = login(token)
+    by_headers = asyncio.run(auth.authenticate({"authorization": token, "host": "x"}))
+    assert by_headers == by_header == {"identity": "alice", "reader": "alice", "groups": ["hr"]}
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        asyncio.run(auth.authenticate({"host": "x"}))  # no Authorization header among them
+    assert refused.value.status_code == 401

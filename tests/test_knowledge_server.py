@@ -1,8 +1,10 @@
-"""The knowledge graph over HTTP: two `langgraph dev` servers, one knowledge base, two owners.
+"""The knowledge graph over HTTP: two servers, one knowledge base, two owners.
 
 Server A takes the writes through the SDK; server B (another process on the same data folder, or
-the same PostgreSQL database) answers from them in its first run after the write returns. Authentication is on: who writes is
-the token's subject, never the request's.
+the same PostgreSQL database) answers from them in its first run after the write returns.
+Authentication is on: who writes is the token's subject, never the request's. The servers are
+two `langgraph dev` processes (Chroma, PostgreSQL), or two Aegra processes on one PostgreSQL and
+Redis (tests/aegra.py), A executing no runs, so every run it takes is executed by B.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 import httpx
 import jwt
 import pytest
+from aegra import deployment
 from langgraph_sdk import get_sync_client
 from servers import ROOT, langgraph_dev
 from stores import STORES, Schemas, server_uri
@@ -30,23 +33,27 @@ def bearer(sub: str, groups: list[str] | None = None) -> dict[str, str]:
     return {"Authorization": f"Bearer {jwt.encode(claims, SECRET, algorithm='HS256')}"}
 
 
-@pytest.fixture(scope="module", params=STORES)
+@pytest.fixture(scope="module", params=[*STORES, "aegra"])
 def servers(
     tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
 ) -> Iterator[tuple[str, str]]:
     """Two servers on one knowledge base: one data folder (Chroma), or one database."""
     work = tmp_path_factory.mktemp("knowledge")
     env = {"ADAPTIVE_RAG_AUTH_SECRET": SECRET, "SHARED_KB": str(work / "kb"), "KNOWLEDGE_URI": ""}
-    schemas = Schemas(server_uri()) if request.param == "postgres" else None
+    schemas = Schemas(server_uri()) if request.param in ("postgres", "aegra") else None
     if schemas is not None:
         env["KNOWLEDGE_URI"] = schemas.fresh()
     graphs = {"knowledge": f"{MODULE}:knowledge_graph", "shared": f"{MODULE}:shared_graph"}
     (work / "a").mkdir()
     (work / "b").mkdir()
     try:
-        with langgraph_dev(work / "a", graphs, env=env) as (a, _):
-            with langgraph_dev(work / "b", graphs, env=env) as (b, _):
-                yield a, b
+        if request.param == "aegra":
+            with deployment(work / "a", graphs, env=env) as (a, b):
+                yield a.url, b.url
+        else:
+            with langgraph_dev(work / "a", graphs, env=env) as (a_url, _):
+                with langgraph_dev(work / "b", graphs, env=env) as (b_url, _):
+                    yield a_url, b_url
     finally:
         if schemas is not None:
             schemas.close()
@@ -124,10 +131,15 @@ def test_a_malformed_request_is_a_422_and_starts_no_run(servers: tuple[str, str]
 
 
 def test_an_mcp_host_lists_both_graphs_writes_a_document_and_asks_the_agent(
-    servers: tuple[str, str],
+    servers: tuple[str, str], request: pytest.FixtureRequest
 ) -> None:
     """The official `mcp` client over langgraph-api's /mcp: each graph is a tool, the same rules."""
     import asyncio
+
+    if "aegra" in request.node.callspec.id:
+        pytest.skip(
+            "Aegra serves no /mcp: MCP stays on langgraph-api (README: Deploy past one machine)"
+        )
 
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
@@ -224,3 +236,11 @@ def _chunk_counts(docs: list[dict[str, Any]]) -> list[int]:
         len(chunk_documents(load_document(TextDocument(d["name"], d["text"])), d["name"])[0])
         for d in docs
     ]
+
+
+def test_a_write_without_a_token_is_refused_and_writes_nothing(servers: tuple[str, str]) -> None:
+    a, b = servers
+    body = {"assistant_id": "knowledge", "input": {"documents": [{"name": "x.md", "text": "x"}]}}
+    response = httpx.post(f"{a}/runs/wait", json=body, timeout=30)
+    assert response.status_code in (401, 403), response.text
+    assert "x.md" not in [s["source"] for s in write(b, "anonymous", {})["sources"]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -178,6 +179,10 @@ def test_the_installed_package_serves_without_a_checkout(
         assert found.status_code == 200 and found.json(), log.read_text()[-2000:]
         config = tmp_path / "data" / "server" / "langgraph.json"
         assert json.loads(config.read_text())["graphs"]["agent"] == "adaptive_rag.served:agent"
+        os.kill(proc.pid, signal.SIGTERM)  # what a supervisor sends: to the CLI's PID alone
+        proc.wait(timeout=60)
+        with pytest.raises(httpx.HTTPError):  # its `langgraph dev` stopped with it
+            httpx.get(f"{url}/ok", timeout=2)
     finally:
         stop_group(proc)
 

@@ -139,3 +139,70 @@ def test_the_answer_streams_over_langgraph_dev_and_a_cancel_frees_the_server(
     print(f"\nruns.cancel mid-answer ({pace(times):.2f} s a token): the server", end=" ")
     print(f"computed {busy:.2f} s more; a request then got its first token in {then:.2f} s")
     assert busy < freed_within(times), busy
+
+
+def test_on_aegra_the_answer_streams_through_a_process_that_runs_nothing_and_a_cancel_there_frees_the_server(
+    hosted: str, server: tuple[str, int], hosted_kb: Path, tmp_path: Path
+) -> None:
+    """The project's aegra.json on two Aegra processes sharing the model server: A takes the
+    requests and executes nothing, so B runs each; tokens stream through A, A's cancel stops B."""
+    from aegra import bearer, deployment
+    from langgraph_sdk import get_sync_client
+
+    settings = {
+        "kb_path": str(hosted_kb),
+        "collection": "quillon",
+        "kb_description": KB,
+        "answer_cache": False,
+    }
+    env = {"KNOWLEDGE_URI": "", "ADAPTIVE_RAG_CHAT_MODEL": f"openai:{ALIAS}"}
+    with deployment(tmp_path / "aegra", model_url=hosted, env=env) as (a, b):
+        client = get_sync_client(url=a.url, headers=bearer("alice"))
+        thread = client.threads.create()["thread_id"]
+        run_id, chunks, values = "", [], []
+        for part in client.runs.stream(
+            thread,
+            "agent",
+            input={"messages": [{"role": "user", "content": SIMPLE}]},
+            context=settings,
+            stream_mode=["messages-tuple", "values"],
+        ):
+            if part.event == "metadata":
+                run_id = part.data["run_id"]
+            elif part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
+                chunks.append(part.data)
+            elif part.event == "values":
+                values.append(part.data)
+        assert b.ran(run_id) and not a.ran(run_id)
+        assert len(chunks) >= 5  # token by token, not the answer in one piece
+        assert "14" in values[-1]["messages"][-1]["content"], values[-1]["messages"][-1]
+
+        thread = client.threads.create()["thread_id"]
+        run_id, times = "", []
+        for part in client.runs.stream(
+            thread,
+            "agent",
+            input={
+                "messages": [{"role": "user", "content": "Explain the whole warranty in detail."}]
+            },
+            context={**settings, "declines": "never"},
+            stream_mode="messages-tuple",
+        ):
+            if part.event == "metadata":
+                run_id = part.data["run_id"]
+            elif part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
+                times.append(time.monotonic())
+                if len(times) == 4:  # the answer is being written, on B
+                    break
+        started = time.monotonic()
+        client.runs.cancel(thread, run_id)
+        busy = busy_until(server[1], started)
+        status = client.runs.get(thread, run_id)["status"]
+        assert b.ran(run_id) and not a.ran(run_id)
+    print(
+        f"\nAegra: cancel sent to A mid-answer on B ({pace(times):.2f} s a token): the server",
+        end=" ",
+    )
+    print(f"computed {busy:.2f} s more; the run's status: {status}")
+    assert busy < freed_within(times), busy
+    assert status in ("interrupted", "cancelled", "error"), status

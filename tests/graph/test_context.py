@@ -81,6 +81,31 @@ def test_on_a_server_the_signed_in_user_replaces_what_the_request_says() -> None
     assert context_of(Runtime(context=claimed)).user == "bob"
 
 
+def test_on_aegra_the_signed_in_user_is_read_from_its_user_model() -> None:
+    """Aegra passes a pydantic User (the auth handler's fields as extras) in configurable."""
+    from langgraph.graph import StateGraph
+    from pydantic import BaseModel, ConfigDict
+
+    class User(BaseModel):  # aegra_api.models.auth.User's shape
+        model_config = ConfigDict(extra="allow")
+        identity: str
+        is_authenticated: bool = True
+
+    seen: dict[str, Context] = {}
+
+    def node(state: dict[str, str]) -> dict[str, str]:
+        seen["ctx"] = context_of(None)
+        return state
+
+    graph = StateGraph(dict).add_node("n", node).set_entry_point("n").compile()
+    user = User(identity="alice", reader="alice", groups=["hr"])  # type: ignore[call-arg]
+    graph.invoke({"q": "x"}, {"configurable": {"langgraph_auth_user": user, "user": "bob"}})
+    assert (seen["ctx"].user, seen["ctx"].groups) == ("alice", "hr")
+    anonymous = User(identity="anonymous", reader="", groups=[])  # type: ignore[call-arg]
+    graph.invoke({"q": "x"}, {"configurable": {"langgraph_auth_user": anonymous}})
+    assert seen["ctx"].reader() == Reader()
+
+
 @pytest.mark.parametrize(
     "name",
     [

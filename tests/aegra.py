@@ -1,0 +1,119 @@
+"""The deployment on Aegra for tests: `scripts/deploy` up on the test PostgreSQL, then down.
+
+Each deployment gets a database of its own in the PostgreSQL `scripts/test-env` started
+(POSTGRES_URI), a Redis, and N Aegra processes (the first `api_only` of them execute no runs),
+each stopped by its PID when the block ends. The Aegra venv (Python 3.12) is built once by
+`scripts/deploy venv`; without a Python 3.12 the tests are skipped and say why (they fail under
+`make test`, where every tier must run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jwt
+from servers import QUIET, ROOT, unavailable
+from stores import server_uri
+
+DEPLOY = ROOT / "scripts" / "deploy"
+SECRET = "test-secret-for-adaptive-rag-auth-0123456789"
+PICKED_UP = "Worker picked up run"
+"""What an executing Aegra process logs when it takes a run from the queue."""
+
+
+@dataclass(frozen=True)
+class Worker:
+    """One Aegra process of a deployment."""
+
+    name: str
+    url: str
+    pid: int
+    log: Path
+    executors: int
+
+    def ran(self, run_id: str) -> bool:
+        """Whether this process executed the run (took it from the queue)."""
+        return any(PICKED_UP in line and run_id in line for line in self.log_lines())
+
+    def log_lines(self) -> list[str]:
+        return self.log.read_text(errors="replace").splitlines()
+
+
+def bearer(sub: str, groups: list[str] | None = None) -> dict[str, str]:
+    claims = {"sub": sub, "groups": groups or [], "exp": int(time.time()) + 3600}
+    return {"Authorization": f"Bearer {jwt.encode(claims, SECRET, algorithm='HS256')}"}
+
+
+def aegra_venv() -> None:
+    """Build the Aegra venv once, or skip (fail under `make test`) saying why it cannot be."""
+    built = subprocess.run(
+        [sys.executable, str(DEPLOY), "venv"], capture_output=True, text=True, cwd=ROOT
+    )
+    if built.returncode != 0:
+        unavailable("Aegra cannot run here: " + (built.stderr or built.stdout).strip()[-600:])
+
+
+def config(work: Path, graphs: dict[str, str]) -> Path:
+    """Write an Aegra config serving `graphs` (name -> file path:attribute) as the project does."""
+    project = json.loads((ROOT / "aegra.json").read_text())
+    project["graphs"] = graphs
+    path = work / "aegra.json"
+    path.write_text(json.dumps(project))
+    return path
+
+
+@contextmanager
+def deployment(
+    work: Path,
+    graphs: dict[str, str] | None = None,
+    *,
+    workers: int = 2,
+    api_only: int = 1,
+    executors: int = 1,
+    model_url: str = "",
+    env: dict[str, str] | None = None,
+) -> Iterator[list[Worker]]:
+    """Bring up Aegra processes on the test PostgreSQL and a Redis; yield them; take all down.
+
+    `graphs` None serves the project's own aegra.json; `model_url` '' starts no model server
+    (the graphs run on scripted models or `env` names one).
+    """
+    aegra_venv()
+    admin = server_uri()
+    work.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, str(DEPLOY), "up", "--dir", str(work), "--database", admin]
+    command += ["--workers", str(workers), "--api-only", str(api_only)]
+    command += ["--executors", str(executors), "--secret", SECRET]
+    command += ["--model-url", model_url] if model_url else ["--no-model"]
+    if graphs is not None:
+        command += ["--config", str(config(work, graphs))]
+    environment = {**os.environ, **QUIET, **(env or {})}
+    environment.pop("OPENAI_API_KEY", None)
+    environment.pop("TAVILY_API_KEY", None)
+    try:
+        started = subprocess.run(
+            command, capture_output=True, text=True, env=environment, cwd=ROOT, timeout=600
+        )
+        if started.returncode != 0:
+            raise AssertionError(f"scripts/deploy up failed:\n{started.stdout}\n{started.stderr}")
+        record: dict[str, Any] = json.loads((work / "deployment.json").read_text())
+        yield [
+            Worker(a["name"], a["url"], int(a["pid"]), Path(a["log"]), int(a["executors"]))
+            for a in record["aegra"]
+        ]
+    finally:
+        subprocess.run(
+            [sys.executable, str(DEPLOY), "down", "--dir", str(work)],
+            capture_output=True,
+            cwd=ROOT,
+            timeout=120,
+        )
