@@ -307,6 +307,24 @@ def bench_concurrency(
     typer.echo(table(cb.run(kb_path, collection, questions, levels_, rounds, progress)))
 
 
+@bench.command("aegra")
+def bench_aegra(
+    users: Annotated[int, typer.Option(help="Users sending turns at once.")] = 4,
+    turns: Annotated[int, typer.Option(help="Turns each user sends, one after another.")] = 2,
+    rounds: Annotated[int, typer.Option(help="Times each deployment is measured, in turn.")] = 1,
+    kb_path: Annotated[str, typer.Option("--kb-path", help="Knowledge base folder.")] = "",
+    collection: Annotated[str, typer.Option(help="Collection (with --kb-path).")] = "",
+) -> None:
+    """Aegra with 1 and 2 executing processes on one model server: turns a minute, p50, p95."""
+    import aegra_bench as ab
+    from adaptive_rag.evaluation.tables import table
+
+    kb_path, collection, questions = _sample_kb(kb_path, collection)
+    questions = questions[1:-1]  # the knowledge-base questions (not the greeting, not real-time)
+    progress = partial(typer.echo, err=True)
+    typer.echo(table(ab.run(questions, kb_path, collection, users, turns, rounds, progress)))
+
+
 @bench.command("ttft")
 def bench_ttft(
     rounds: Annotated[int, typer.Option(help="Times each sample question is asked.")] = 1,
