@@ -18,6 +18,7 @@ COMMANDS = (
     "fusion",
     "answers",
     "owned",
+    "aegra",
     "access",
     "models",
     "concurrency",
@@ -50,7 +51,7 @@ def test_the_script_lists_every_benchmark(tmp_path: Path) -> None:
 
 def test_every_benchmark_module_imports(bench_path: Path) -> None:
     names = sorted(p.stem for p in bench_path.glob("*_bench.py"))
-    assert len(names) == 13
+    assert len(names) == 14
     for name in names:
         module = importlib.import_module(name)
         assert module.__doc__, name
