@@ -98,6 +98,24 @@ def test_the_clarify_interrupt_raised_through_one_is_resumed_through_another(
     assert len(other.runs.list(thread)) == 2  # the interrupted run and its resumption
 
 
+def test_context_reaches_the_run_from_an_assistant_and_from_the_run(workers: list[Worker]) -> None:
+    """Context set on an assistant made through A, and on a run, is what the run on B reads."""
+    client = get_sync_client(url=workers[0].url, headers=bearer("alice"))
+    narrow = client.assistants.create(graph_id="scripted", context={"k": 1}, name="k1")
+    question = {"question": "How big is the Zephyr X2 kettle?"}
+    by_assistant = client.runs.wait(None, narrow["assistant_id"], input=question)
+    assert isinstance(by_assistant, dict) and len(by_assistant["sources"]) == 1
+    by_run = client.runs.wait(None, "scripted", input=question, context={"k": 2})
+    assert isinstance(by_run, dict) and len(by_run["sources"]) == 2
+    refused = httpx.post(
+        f"{workers[0].url}/runs/wait",
+        json={"assistant_id": "scripted", "input": question, "context": {"k": -5}},
+        headers=bearer("alice"),
+        timeout=30,
+    )
+    assert refused.status_code == 422 and "k must be between 1 and 20" in refused.text
+
+
 def test_twelve_users_three_turns_at_once_across_the_workers(
     workers: list[Worker], tally: Callable[..., None]
 ) -> None:
