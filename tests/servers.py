@@ -143,9 +143,9 @@ def llama_cpp_server(
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """Serve a GGUF with llama.cpp's OpenAI-compatible server on a free port; yield its /v1 URL.
 
-    The flags are the README's ("Use your own model server"): port 0 lets the server pick a free
-    port, read back from its log; `--interrupt_requests False` keeps a second request from cutting
-    a streamed reply short.
+    The flags are docs/models.md's ("Use your own model server"): port 0 lets the server pick a
+    free port, read back from its log; `--interrupt_requests False` keeps a second request from
+    cutting a streamed reply short.
     """
     log_path = work / "llama-server.log"
     log = log_path.open("ab")

@@ -1,4 +1,4 @@
-"""The README matches the code: every Context field is documented with its real default."""
+"""The docs match the code: the settings with their real defaults, the graph as it is wired."""
 
 from __future__ import annotations
 
@@ -8,13 +8,32 @@ from pathlib import Path
 
 from adaptive_rag import Context
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+SNAPSHOT = ROOT / "tests" / "graph" / "snapshots" / "graph.mmd"
 
 
 def test_every_context_field_is_in_the_configuration_table() -> None:
     for f in fields(Context):
         default = f.default if f.default_factory is MISSING else f.default_factory()
         assert f"| `{f.name}` | `{default!r}` |" in README, f"README is missing {f.name}"
+
+
+def test_the_readme_diagram_is_the_topology_snapshot() -> None:
+    diagrams = re.findall(r"^```mermaid\n(.*?)^```$", README, re.S | re.M)
+    assert diagrams == [SNAPSHOT.read_text()], "copy tests/graph/snapshots/graph.mmd into README.md"
+
+
+def test_the_routes_table_has_every_edge_of_the_graph() -> None:
+    snapshot = SNAPSHOT.read_text()
+    edges = set(re.findall(r"^\s*(\w+) (?:-\.->|-->) (\w+);$", snapshot, re.M))
+    assert len(edges) == snapshot.count("->")  # every edge line was read
+    page = (ROOT / "docs" / "graph.md").read_text()
+    routes = page.split("## Routes", 1)[1].split("\n## ", 1)[0]
+    names = {"START": "__start__", "END": "__end__"}
+    rows = re.findall(r"^\| `(\w+)` \| `(\w+)` \| .+ \|$", routes, re.M)
+    assert len(rows) == len(set(rows)), "an edge is listed twice in docs/graph.md"
+    assert {(names.get(a, a), names.get(b, b)) for a, b in rows} == edges
 
 
 def test_env_example_lists_every_variable_the_code_reads() -> None:

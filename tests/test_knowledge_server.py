@@ -137,9 +137,7 @@ def test_an_mcp_host_lists_both_graphs_writes_a_document_and_asks_the_agent(
     import asyncio
 
     if "aegra" in request.node.callspec.id:
-        pytest.skip(
-            "Aegra serves no /mcp: MCP stays on langgraph-api (README: Deploy past one machine)"
-        )
+        pytest.skip("Aegra serves no /mcp: MCP stays on langgraph-api (docs/deploy.md)")
 
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
