@@ -206,3 +206,77 @@ def test_on_aegra_the_answer_streams_through_a_process_that_runs_nothing_and_a_c
     print(f"computed {busy:.2f} s more; the run's status: {status}")
     assert busy < freed_within(times), busy
     assert status in ("interrupted", "cancelled", "error"), status
+
+
+def test_on_aegra_a_worker_killed_mid_answer_leaves_the_thread_whole_and_the_others_serving(
+    hosted: str, server: tuple[str, int], hosted_kb: Path, tmp_path: Path
+) -> None:
+    """kill -9 of the process writing an answer with the real model server: the survivor serves
+    the next run at once, the killed run ends, and the thread keeps its first turn."""
+    import os
+    import signal
+
+    from aegra import bearer, deployment
+    from langgraph_sdk import get_sync_client
+
+    settings = {
+        "kb_path": str(hosted_kb),
+        "collection": "quillon",
+        "kb_description": KB,
+        "answer_cache": False,
+    }
+    env = {"KNOWLEDGE_URI": "", "ADAPTIVE_RAG_CHAT_MODEL": f"openai:{ALIAS}"}
+    with deployment(tmp_path / "aegra", model_url=hosted, env=env, workers=3) as workers:
+        a = workers[0]
+        client = get_sync_client(url=a.url, headers=bearer("alice"))
+        thread = client.threads.create()["thread_id"]
+        first = client.runs.wait(
+            thread,
+            "agent",
+            input={"messages": [{"role": "user", "content": SIMPLE}]},
+            context=settings,
+        )
+        assert isinstance(first, dict) and "14" in first["answer"], first
+        run_id, victim = "", None
+        for part in client.runs.stream(
+            thread,
+            "agent",
+            input={
+                "messages": [{"role": "user", "content": "Explain the whole warranty in detail."}]
+            },
+            context={**settings, "declines": "never"},
+            stream_mode="messages-tuple",
+        ):
+            if part.event == "metadata":
+                run_id = part.data["run_id"]
+            elif part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
+                victim = next(w for w in workers if w.ran(run_id))
+                break  # the answer is being written, on `victim`
+        assert victim is not None and victim is not a
+        killed = time.monotonic()
+        os.killpg(victim.pid, signal.SIGKILL)
+        survivor = next(w for w in workers[1:] if w is not victim)
+        other = get_sync_client(url=survivor.url, headers=bearer("alice"))
+        fresh = other.threads.create()["thread_id"]
+        served = other.runs.wait(
+            fresh,
+            "agent",
+            input={"messages": [{"role": "user", "content": "Hello!"}]},
+            context=settings,
+        )
+        next_served = time.monotonic() - killed
+        status = "running"
+        while status in ("pending", "running") and time.monotonic() - killed < 300:
+            status = client.runs.get(thread, run_id)["status"]
+            time.sleep(1)
+        kept = client.threads.get_state(thread)["values"]["messages"]
+    print(
+        f"\nAegra, kill -9 mid-answer on the real model: next run served {next_served:.1f} s",
+        end=" ",
+    )
+    print(
+        f"later; the killed run ended {status!r} {time.monotonic() - killed:.0f} s after the kill"
+    )
+    assert isinstance(served, dict) and served["answer"]
+    assert status not in ("pending", "running"), status
+    assert kept[0]["content"] == SIMPLE and "14" in kept[1]["content"]
