@@ -4,10 +4,10 @@
         --out eval-out/general_first/mix.jsonl
 
 The policy it measures: a question classify routes `simple` (not by a rule) whose probe search
-finds nothing rare in its words (`core.general.rare_names`, the guard `answer_general` uses) is
-asked of the model with no document first, as `answer_general` asks it; when the fitted general
-judge finds the answer more likely right than wrong it is returned, labelled, and nothing is
-searched; otherwise the question runs as today. For each such question of a run folder's
+finds nothing rare in its words (`core.judges.general.rare_names`, the guard `answer_general`
+uses) is asked of the model with no document first, as `answer_general` asks it; when the fitted
+general judge finds the answer more likely right than wrong it is returned, labelled, and nothing
+is searched; otherwise the question runs as today. For each such question of a run folder's
 `adaptive` rows it asks the model once (answers kept in `--out`: a rerun resumes), then reports
 per kind the Acc the run had and the Acc the policy would have (the direct answer where taken,
 the run's answer elsewhere), the questions whose outcome changes, and the median time (the direct
@@ -25,8 +25,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from adaptive_rag.core.general import features, rare_names
-from adaptive_rag.core.language import language_of
+from adaptive_rag.core.judges import features, rare_names
+from adaptive_rag.core.text import language_of
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.harness import run_context
 from adaptive_rag.evaluation.metrics import contains

@@ -2,7 +2,7 @@
 
     python benchmarks/general_fit.py collect --out eval-out/general/direct.jsonl
     python benchmarks/general_fit.py fit eval-out/general/direct.jsonl \
-        --write core/weights/general.json
+        --write core/judges/weights/general.json
 
 `collect` asks the model each question of the fit pools as `answer_general` asks it (the direct
 prompt, no documents) and keeps its answer, the answer's mean token log-probability and whether it
@@ -13,7 +13,7 @@ words a right definition holds, and made-up terms no answer is right for), less 
 of the traffic-mix and company sets, which measure the judge and are never fitted on. Answers
 already collected are kept (a rerun resumes).
 
-`fit` fits a logistic model over `core.general.FEATURES`, reports its AUC and its decisions
+`fit` fits a logistic model over `core.judges.general.FEATURES`, reports its AUC and its decisions
 (answer when the judge finds the answer more likely right than wrong) on held-out folds grouped by
 question and on each pool left out of the fit, and with `--write` ships it, fitted with both
 labels weighed alike: the pools' share of wrong answers is how they were drawn (made-up terms,
@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from adaptive_rag.core.general import FEATURES, SURE_FROM, features
-from adaptive_rag.core.language import language_of
+from adaptive_rag.core.judges import GENERAL_FEATURES, SURE_FROM, features
+from adaptive_rag.core.text import language_of
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.judge_fit import (
     auc,
@@ -137,7 +137,7 @@ def matrix(rows: list[dict[str, Any]]) -> tuple[np.ndarray[Any, Any], np.ndarray
         values = features(
             r["question"], r["answer"], r["logprob"], language_of(r["question"]) == "zh"
         )
-        x.append([values.get(name, 0.0) for name in FEATURES])
+        x.append([values.get(name, 0.0) for name in GENERAL_FEATURES])
     y = np.array([float(r["right"]) for r in rows])
     return np.array(x), y
 
@@ -164,15 +164,15 @@ def fit(path: Path, write: Path | None) -> None:
     for name in sorted(set(pools_of.tolist())):
         mask = pools_of == name
         print(f"  {name}: {int(mask.sum())} answers, {int(y[mask].sum())} right")
-    rule = (x[:, FEATURES.index("logprob")] >= SURE_FROM).astype(float)
+    rule = (x[:, GENERAL_FEATURES.index("logprob")] >= SURE_FROM).astype(float)
     print(f"rule (log-probability from {SURE_FROM}): {decisions(rule, y)}")
     variants = (
         ("logprob only", ["logprob"], False),
-        ("all features", list(FEATURES), False),
-        ("all features, both labels weighed alike", list(FEATURES), True),
+        ("all features", list(GENERAL_FEATURES), False),
+        ("all features, both labels weighed alike", list(GENERAL_FEATURES), True),
     )
     for label, columns, balanced in variants:
-        idx = [FEATURES.index(c) for c in columns]
+        idx = [GENERAL_FEATURES.index(c) for c in columns]
         held = held_out_by(logistic_fit(columns, balanced=balanced), x[:, idx], y, groups)
         print(f"{label}: held out AUC {auc(y, held):.3f}; {decisions(held, y)}")
         fitted = logistic_fit(columns, balanced=balanced)
@@ -181,7 +181,9 @@ def fit(path: Path, write: Path | None) -> None:
             shown = "n/a" if (a := auc(y[mask], p)) is None else f"{a:.3f}"
             print(f"  {pool} left out: AUC {shown}; {decisions(p, y[mask])}")
     if write:
-        model = fit_logistic("general", FEATURES, x, y, balanced=True)  # the shipped variant
+        model = fit_logistic(
+            "general", GENERAL_FEATURES, x, y, balanced=True
+        )  # the shipped variant
         from adaptive_rag.providers.chat import resolve_model_spec
 
         shipped = {

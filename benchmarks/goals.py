@@ -9,8 +9,8 @@ pooled over the sets that have unanswerable questions, with a bootstrap interval
 answerable questions whose gold documents were all read were declined, and by what (the
 answerability judge, self_check's rule, or the typed reason of an earlier decline). And
 single-shot scored as the graph's own rule reads an answer: one that opens by saying its sources do
-not give the answer (core.unsaid) counts as a decline, right on an unanswerable question and
-wrong on another; the adaptive graph against that, paired.
+not give the answer (core.grounding.unsaid) counts as a decline, right on an unanswerable question
+and wrong on another; the adaptive graph against that, paired.
 
     python benchmarks/goals.py --judge eval-out/judges/answerable.json eval-out/current/squad2_80
 
@@ -33,9 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from adaptive_rag.core.answerability import decline_below
-from adaptive_rag.core.fitted import Logistic
-from adaptive_rag.core.unsaid import says_sources_lack
+from adaptive_rag.core.grounding import says_sources_lack
+from adaptive_rag.core.judges import Logistic, decline_below
 from adaptive_rag.evaluation.aggregate import paired
 from adaptive_rag.evaluation.scoring import score
 

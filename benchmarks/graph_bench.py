@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.core.access import Reader
-from adaptive_rag.core.entities import entities_of
+from adaptive_rag.core.text import entities_of
 from adaptive_rag.evaluation.metrics import ranking_scores
 from adaptive_rag.knowledge.graph import EntityGraph
 from adaptive_rag.knowledge.retriever import GRAPH_SEEDS

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from adaptive_rag.core.grounding import check
-from adaptive_rag.core.terms import terms_of
+from adaptive_rag.core.text import terms_of
 from adaptive_rag.evaluation.data import eval_data_dir, read_jsonl
 
 _SENTENCE = {

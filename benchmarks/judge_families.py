@@ -17,7 +17,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from adaptive_rag.core.answerability import FEATURES
+from adaptive_rag.core.judges import ANSWER_FEATURES
 from adaptive_rag.evaluation.answerable_fit import STRENGTH, records, run_matrix
 from adaptive_rag.evaluation.judge_fit import (
     Fit,
@@ -44,7 +44,7 @@ def boosted(depth: int) -> Fit:
 
 
 FAMILIES: dict[str, Fit] = {
-    "logistic (shipped)": logistic_fit(FEATURES, c=STRENGTH),
+    "logistic (shipped)": logistic_fit(ANSWER_FEATURES, c=STRENGTH),
     "boosted trees, depth 1": boosted(1),
     "boosted trees, depth 2": boosted(2),
 }

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from adaptive_rag.core.fitted import Logistic
+from adaptive_rag.core.judges import Logistic
 from adaptive_rag.evaluation.aggregate import grouped, mean, paired, percentile
 from adaptive_rag.evaluation.mix import mix_records
 from adaptive_rag.evaluation.sets import MIX_SETS

@@ -29,9 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from adaptive_rag.core.answerability import FEATURES
-from adaptive_rag.core.sentences import split
-from adaptive_rag.core.unsaid import says_sources_lack
+from adaptive_rag.core.grounding import says_sources_lack, split
+from adaptive_rag.core.judges import ANSWER_FEATURES
 from adaptive_rag.evaluation.answerable_fit import STRENGTH, decline_threshold, records
 from adaptive_rag.evaluation.judge_fit import (
     Matrix,
@@ -48,9 +47,9 @@ Score = Callable[[Sequence[tuple[str, str]]], list[float]]
 """Return the reader's logit for each (question, text) pair."""
 READER = ("reader_source", "reader_sentence", "reader_answer", "reader_known")
 VARIANTS = {
-    "judge's features": FEATURES,
-    "+ reader on the answer": (*FEATURES, "reader_answer", "reader_known"),
-    "+ every reader signal": (*FEATURES, *READER),
+    "judge's features": ANSWER_FEATURES,
+    "+ reader on the answer": (*ANSWER_FEATURES, "reader_answer", "reader_known"),
+    "+ every reader signal": (*ANSWER_FEATURES, *READER),
 }
 NONE_READ = -12.0
 """The logit given where there is nothing to read (far below any the reader returns)."""

@@ -12,8 +12,7 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from adaptive_rag.core.entities import entities_of
-from adaptive_rag.core.terms import terms_of
+from adaptive_rag.core.text import entities_of, terms_of
 from adaptive_rag.evaluation.data import corpus_to_jsonl
 from adaptive_rag.evaluation.metrics import ranking_scores
 from adaptive_rag.evaluation.sets import EvalSet

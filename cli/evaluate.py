@@ -141,7 +141,7 @@ def eval_calibrate(
     With --check, fit nothing: print the installed map's ECE (or --map's) on each run folder,
     for runs it was not fitted on.
     """
-    from adaptive_rag.core.fitted import WEIGHTS_DIR, Logistic, load_judge
+    from adaptive_rag.core.judges import WEIGHTS_DIR, Logistic, load_judge
     from adaptive_rag.evaluation.calibrate import (
         SPLITS,
         as_model,

@@ -11,7 +11,7 @@ from adaptive_rag.cli.common import EXIT_BAD_CONFIG, fail, listed
 from adaptive_rag.cli.evaluate import evaluate
 
 if TYPE_CHECKING:
-    from adaptive_rag.core.fitted import Logistic
+    from adaptive_rag.core.judges import Logistic
 
 SHARED_SETS = "squad2,cmrc2018,multihop_rag"
 
@@ -49,7 +49,7 @@ def eval_fit_judges(
     write: Annotated[bool, typer.Option(help="Install the weights as the package's.")] = False,
 ) -> None:
     """Fit the relevance judge on retrieved sources, and the decline on runs (with --runs)."""
-    from adaptive_rag.core.fitted import WEIGHTS_DIR
+    from adaptive_rag.core.judges import WEIGHTS_DIR
     from adaptive_rag.evaluation.judge_data import collect, held_back_ids
     from adaptive_rag.evaluation.model_grader import model_grades
     from adaptive_rag.evaluation.relevance_fit import fit_relevance
@@ -149,10 +149,10 @@ def _fit_decline(runs: list[Path], out: Path, excluded: set[str], write: bool) -
 def _keep(out: Path, name: str, judge: Logistic, figures: dict[str, Any], write: bool) -> None:
     """Write a fitted judge and its figures beside the fit; with `write`, install both.
 
-    The package ships the judge (core/weights/<name>.json); what it measured goes with the
+    The package ships the judge (core/judges/weights/<name>.json); what it measured goes with the
     evaluation (evaluation/fitted/<name>.json).
     """
-    from adaptive_rag.core.fitted import WEIGHTS_DIR
+    from adaptive_rag.core.judges import WEIGHTS_DIR
     from adaptive_rag.evaluation.data import FITTED_DIR
 
     model, record = json.dumps(judge.to_json(), indent=1), json.dumps(figures, indent=1)
@@ -174,14 +174,13 @@ def eval_judge_sources(
     depth: Annotated[int, typer.Option(help="Sources per question, as the agent reads.")] = 4,
 ) -> None:
     """Score the shipped relevance judge on a set's sources: gold kept, others dropped."""
-    from adaptive_rag.core.fitted import load_judge
-    from adaptive_rag.core.relevance import JUDGE
+    from adaptive_rag.core.judges import RELEVANCE_JUDGE, load_judge
     from adaptive_rag.evaluation.judge_data import collect
     from adaptive_rag.evaluation.relevance_fit import judge_on
     from adaptive_rag.evaluation.sets import load_eval_set
     from adaptive_rag.evaluation.tables import table
 
-    judge = load_judge(JUDGE)
+    judge = load_judge(RELEVANCE_JUDGE)
     if judge is None:
         raise fail("no relevance judge is shipped: run `adaptive-rag eval fit-judges --write`", 2)
     try:

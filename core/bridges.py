@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from adaptive_rag.core.entities import entities_of, key
-from adaptive_rag.core.terms_zh import CJK
+from adaptive_rag.core.text import CJK, entities_of, key
 
 MOST = 3
 """Bridges one hop passes on: a bound on the next search's seeds and its query's length."""
@@ -75,7 +74,7 @@ def _by_surname(name: str, text: str) -> bool:
 def named(found: Sequence[str], *said: str) -> list[str]:
     """Return the candidates that texts the model wrote name, in the candidates' order.
 
-    A name is named in full or, as core.entities links them, by its last word.
+    A name is named in full or, as core.text.entities links them, by its last word.
     """
     text = "\n".join(t for t in said if t)
     keys = set(entities_of(text)) if text else set()

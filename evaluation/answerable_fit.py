@@ -13,8 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from adaptive_rag.core.answerability import CHAT_FEATURES, CHAT_FREE_JUDGE, FEATURES, JUDGE
-from adaptive_rag.core.fitted import Logistic
+from adaptive_rag.core.judges import (
+    ANSWER_FEATURES,
+    ANSWER_JUDGE,
+    CHAT_FEATURES,
+    CHAT_FREE_JUDGE,
+    Logistic,
+)
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.judge_fit import (
     Matrix,
@@ -45,7 +50,7 @@ def records(run_dirs: list[Path], excluded: set[str]) -> list[dict[str, Any]]:
 
 def run_matrix(rows: list[dict[str, Any]]) -> tuple[Matrix, Matrix, Matrix, Matrix]:
     """Return the runs' features, labels (1: answerable), question groups and set names."""
-    x = np.array([[float(r["answer_features"].get(f, 0.0)) for f in FEATURES] for r in rows])
+    x = np.array([[float(r["answer_features"].get(f, 0.0)) for f in ANSWER_FEATURES] for r in rows])
     y = np.array([int(not r["impossible"]) for r in rows])
     groups = np.array([f"{r['dataset']}:{r['id']}" for r in rows])
     return x, y, groups, np.array([r["dataset"] for r in rows])
@@ -95,14 +100,14 @@ def fit_answerable(run_dirs: list[Path], chat_model: str, excluded: set[str]) ->
     report: dict[str, Any] = {"runs": len(rows), "fitted_on": [str(d) for d in run_dirs]}
     judges: dict[str, Logistic] = {}
     for name, features in (
-        (JUDGE, FEATURES),
-        (CHAT_FREE_JUDGE, tuple(f for f in FEATURES if f not in CHAT_FEATURES)),
+        (ANSWER_JUDGE, ANSWER_FEATURES),
+        (CHAT_FREE_JUDGE, tuple(f for f in ANSWER_FEATURES if f not in CHAT_FEATURES)),
     ):
-        xs = x[:, [FEATURES.index(f) for f in features]]
+        xs = x[:, [ANSWER_FEATURES.index(f) for f in features]]
         held = out_of_fold(features, xs, y, groups, c=STRENGTH)
         threshold = decline_threshold(held, y)
         fitted = fit_logistic(name, features, xs, y, c=STRENGTH)
-        fitted_for = {"chat_model": chat_model} if name == JUDGE else {}
+        fitted_for = {"chat_model": chat_model} if name == ANSWER_JUDGE else {}
         judges[name] = Logistic(
             **{**fitted.__dict__, "thresholds": {"decline": threshold}, "fitted_for": fitted_for}
         )

@@ -1,7 +1,7 @@
 """Fit the confidence map on scored runs, and measure its calibration (ECE, reliability plot).
 
-The map is a logistic model over raw features (core.fitted.Logistic, no standardisation): the
-package ships it in core/weights/confidence.json, and the rows it was fitted on with its
+The map is a logistic model over raw features (core.judges.fitted.Logistic, no standardisation): the
+package ships it in core/judges/weights/confidence.json, and the rows it was fitted on with its
 held-out figures in evaluation/fitted/confidence.json.
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from adaptive_rag.core.fitted import Logistic
+from adaptive_rag.core.judges import Logistic
 
 BINS = 10
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adaptive_rag.core.unsaid import says_sources_lack
+from adaptive_rag.core.grounding import says_sources_lack
 from adaptive_rag.evaluation.aggregate import (
     Record,
     by_kind,
@@ -25,8 +25,8 @@ def by_checks(records: list[Record]) -> list[dict[str, Any]]:
     `first_acc`) with the final one: lost when the first was right and the final is declined or
     wrong, mended when the first was wrong or nothing was written and the final is right. A first
     answer that opens by saying its sources do not hold the answer is a decline in the model's words
-    (`core.unsaid`), never right, whatever words of the gold it repeats. Runs recorded before
-    `first_acc` was are left out.
+    (`core.grounding.unsaid`), never right, whatever words of the gold it repeats. Runs recorded
+    before `first_acc` was are left out.
     """
     rows = []
     kept = [r for r in records if "first_acc" in r and not r["impossible"]]

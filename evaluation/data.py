@@ -10,7 +10,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 FITTED_DIR = Path(__file__).with_name("fitted")
 """What each shipped model was fitted on and how it measured (its rows, held-out figures): the
-record beside the evaluation; the model itself ships in core/weights."""
+record beside the evaluation; the model itself ships in core/judges/weights."""
 
 
 def eval_data_dir() -> Path:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from adaptive_rag.core.fitted import Logistic
+from adaptive_rag.core.judges import Logistic
 
 Matrix = np.ndarray[Any, Any]
 FOLDS = 5

@@ -14,16 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from adaptive_rag.core import terms
-from adaptive_rag.core.fitted import Logistic
-from adaptive_rag.core.relevance import (
-    FEATURES,
-    JUDGE,
+from adaptive_rag.core.judges import (
     KEYWORD_JUDGE,
+    RELEVANCE_FEATURES,
+    RELEVANCE_JUDGE,
     VECTOR_FEATURES,
+    Logistic,
     keep_sources,
     source_features,
 )
+from adaptive_rag.core.text import terms
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.judge_fit import (
     Matrix,
@@ -68,7 +68,7 @@ def matrix(rows: list[dict[str, Any]]) -> tuple[Matrix, Matrix, Matrix, Matrix, 
         sources = [(s["text"], s) for s in row["sources"]]
         described = source_features(row["question"], sources)
         for values, source in zip(described, row["sources"], strict=True):
-            x.append([values[name] for name in FEATURES])
+            x.append([values[name] for name in RELEVANCE_FEATURES])
             y.append(int(source["gold"]))
             groups.append(f"{row['dataset']}:{row['id']}")
             sets.append(row["dataset"])
@@ -127,16 +127,16 @@ def fit_relevance(
     judges: dict[str, Logistic] = {}
     held_out: dict[str, Matrix] = {}
     for name, features in (
-        (JUDGE, FEATURES),
-        (KEYWORD_JUDGE, tuple(f for f in FEATURES if f not in VECTOR_FEATURES)),
+        (RELEVANCE_JUDGE, RELEVANCE_FEATURES),
+        (KEYWORD_JUDGE, tuple(f for f in RELEVANCE_FEATURES if f not in VECTOR_FEATURES)),
     ):
-        columns = [FEATURES.index(f) for f in features]
+        columns = [RELEVANCE_FEATURES.index(f) for f in features]
         xs = x[:, columns]
         held = held_out[name] = out_of_fold(features, xs, y, groups)
         keep = lowest_keeping(held, y, GOLD_KEPT)
         thresholds = {"keep": keep, **question_thresholds(held, y, index)}
         fitted = fit_logistic(name, features, xs, y)
-        fitted_for = {"embedding_model": embedding_model} if name == JUDGE else {}
+        fitted_for = {"embedding_model": embedding_model} if name == RELEVANCE_JUDGE else {}
         judges[name] = Logistic(
             **{**fitted.__dict__, "thresholds": thresholds, "fitted_for": fitted_for}
         )
@@ -153,9 +153,9 @@ def fit_relevance(
             ],
         }
     report["model_grader"] = compare_model_grader(
-        rows, held_out[JUDGE], y, index, judges[JUDGE], model_grades
+        rows, held_out[RELEVANCE_JUDGE], y, index, judges[RELEVANCE_JUDGE], model_grades
     )
-    report["ms_per_question"] = time_per_question(rows, judges[JUDGE])
+    report["ms_per_question"] = time_per_question(rows, judges[RELEVANCE_JUDGE])
     return {"judges": judges, "report": report}
 
 
@@ -229,7 +229,7 @@ def time_per_question(rows: list[dict[str, Any]], judge: Logistic, sample: int =
 
 
 def bridged(rows: list[dict[str, Any]], p: Matrix, index: Matrix, judge: Logistic) -> Matrix:
-    """Return which sources core.relevance.keep_sources keeps (grade_documents reads them first).
+    """Return which sources core.judges.keep_sources keeps (grade_documents reads them first).
 
     grade_documents also reads the rest of a search with several of them, unless incorrect.
     """
@@ -274,7 +274,7 @@ def judge_on(paths: list[Path], depth: int, judge: Logistic) -> list[dict[str, A
     """
     rows = labelled(paths, depth, set())
     x, y, _, sets, index = matrix(rows)
-    columns = [FEATURES.index(f) for f in judge.features]
+    columns = [RELEVANCE_FEATURES.index(f) for f in judge.features]
     p = predict(judge, x[:, columns])
     at_threshold = p >= judge.thresholds["keep"]
     keep = bridged(rows, p, index, judge)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from adaptive_rag.core.shape import (
+from adaptive_rag.core.question import (
     asks_yes_no,
     has_parts,
     length,

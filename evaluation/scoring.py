@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adaptive_rag.core.citations import cited_numbers, without_citations
-from adaptive_rag.core.language import answers_in, language_of
+from adaptive_rag.core.text import answers_in, cited_numbers, language_of, without_citations
 from adaptive_rag.evaluation.metrics import contains, exact_match, f1
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from adaptive_rag.core.forms import small_talk
+from adaptive_rag.core.question import small_talk
 from adaptive_rag.schema.reading import answered_before, budget, from_web, has_history, rule_on
 from adaptive_rag.schema.state import State, SubQuestionState
 from langgraph.types import Send

@@ -12,7 +12,7 @@ import threading
 from typing import Any
 
 from adaptive_rag.core.access import OWNER, PUBLIC
-from adaptive_rag.core.entities import VERSION
+from adaptive_rag.core.text import VERSION
 from adaptive_rag.knowledge.answer_cache import AnswerCache
 from adaptive_rag.knowledge.clients import chroma_metadata
 from adaptive_rag.knowledge.errors import KnowledgeBaseError

@@ -1,4 +1,4 @@
-"""The entity graph: chunks linked through the entities they share (core.entities), no model.
+"""The entity graph: chunks linked through the entities they share (core.text.entities), no model.
 
 Each chunk's entities are stored on the chunk in its collection (metadata `entities`), so every
 process that opens the collection, embedded or on a Chroma server, reads the same graph. This

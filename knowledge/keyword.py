@@ -14,7 +14,7 @@ from typing import Any
 import bm25s
 import numpy as np
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
-from adaptive_rag.core.terms_zh import quiet_jieba
+from adaptive_rag.core.text import quiet_jieba
 from adaptive_rag.knowledge import snapshot
 from adaptive_rag.knowledge.facets import FacetIndex
 from adaptive_rag.knowledge.graph import EntityGraph

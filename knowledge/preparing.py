@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from adaptive_rag.core.access import GROUPS, OWNER
-from adaptive_rag.core.entities import entities_of
+from adaptive_rag.core.text import entities_of
 from adaptive_rag.knowledge.chunking import Section, chunk_documents, index_text
 from adaptive_rag.knowledge.loading import Given, LoadError, content_hash, load_document
 from langchain_core.documents import Document

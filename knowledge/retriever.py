@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from adaptive_rag.core.access import Reader
-from adaptive_rag.core.entities import entities_of
 from adaptive_rag.core.secrets import describe
+from adaptive_rag.core.text import entities_of
 from adaptive_rag.knowledge import search
 from adaptive_rag.knowledge.facets import Named
 from adaptive_rag.knowledge.interface import KnowledgeStore

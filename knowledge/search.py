@@ -223,7 +223,7 @@ class Searching:
         """Return up to n chunks the entity graph ranks from the seeds (chunk id, weight).
 
         The walk starts from the seeds and from entity keys (the question's, a hop's bridges:
-        core.entities); only chunks the reader may read are walked through or returned.
+        core.text.entities); only chunks the reader may read are walked through or returned.
         """
         index = self.keyword_index()
         allowed = None if reader.everyone else index.readable(reader)

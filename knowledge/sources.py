@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from adaptive_rag.core.documents import doc_key
+from adaptive_rag.core.text import doc_key
 from adaptive_rag.knowledge.search import reciprocal_rank_fusion
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever

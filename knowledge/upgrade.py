@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from adaptive_rag.core.access import OWNER, PUBLIC
-from adaptive_rag.core.entities import VERSION, entities_of
+from adaptive_rag.core.text import VERSION, entities_of
 from adaptive_rag.knowledge.chunking import index_text
 from langchain_core.documents import Document
 
@@ -20,7 +20,7 @@ PAGE = 5000  # Chroma's SQLite refuses one query over ~32k variables: read big c
 ACCESS_CONTROL = "access_control"
 """Collection metadata: every chunk carries an owner (core.access); older ones are backfilled."""
 ENTITIES = "entities"
-"""Chunk metadata: the chunk's entity keys (core.entities); collection metadata: their version."""
+"""Chunk metadata: the chunk's entity keys (core.text); collection metadata: their version."""
 QUIET_BELOW = 500
 """Collections smaller than this upgrade without a progress bar (they take about a second)."""
 
@@ -60,7 +60,7 @@ def backfill_access(chunks: Any, parents: Any) -> None:
 
 
 def backfill_entities(chunks: Any) -> None:
-    """Extract and store every chunk's entities (core.entities), with a progress bar."""
+    """Extract and store every chunk's entities (core.text.entities), with a progress bar."""
     from tqdm import tqdm
 
     everything = get_all(chunks, ["documents", "metadatas"])

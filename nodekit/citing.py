@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adaptive_rag.core.citations import cited_numbers
+from adaptive_rag.core.text import cited_numbers
 from adaptive_rag.knowledge.sources import title_of
 from adaptive_rag.schema.reading import from_web
 from adaptive_rag.schema.values import Source

@@ -1,9 +1,9 @@
 """Grading: one search's knowledge-base sources judged, as one typed result (no model call).
 
 Each source gets the probability that the answer needs it (the fitted relevance judge over its
-search signals, core.relevance), and the best one's probability gives CRAG's verdict: correct
+search signals, core.judges.relevance), and the best one's probability gives CRAG's verdict: correct
 or incorrect. The likely sources are read first (with a multi-hop bridge the judge doubts, and
-without a chain's look-alikes: `core.relevance.keep_sources`); a search with several likely
+without a chain's look-alikes: `core.judges.relevance.keep_sources`); a search with several likely
 sources, not incorrect, is read whole, the doubted sources after them, unless the question asks
 one fact (the light path). classify's probe reads the scores; grade_documents writes the rest.
 """
@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from adaptive_rag.core.fitted import Judge
-from adaptive_rag.core.relevance import keep_sources, searched_by, source_features
+from adaptive_rag.core.judges import Judge, keep_sources, searched_by, source_features
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.values import Relevance
 from adaptive_rag.services import Services

@@ -1,4 +1,4 @@
-"""Whether a turn's question is about the knowledge base's own things (core.owned), from state.
+"""Whether a turn's question is about the knowledge base's own things (core.question), from state.
 
 classify decides it first, from its probe's documents; the nodes that come later (answer_general,
 self_check) read that verdict and add what their own documents show, so a question the probe
@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adaptive_rag.core.forms import small_talk
-from adaptive_rag.core.language import language_of
-from adaptive_rag.core.owned import Searched, owned_by
+from adaptive_rag.core.question import Searched, owned_by, small_talk
+from adaptive_rag.core.text import language_of
 from adaptive_rag.knowledge.sources import title_of
 from adaptive_rag.schema.reading import from_web
 from adaptive_rag.schema.state import State

@@ -3,16 +3,15 @@
 Reached where the turn would decline because its search found nothing that answers it, and where
 classify sends a question the model calls general knowledge. It asks the model with no document
 shown, and keeps the answer, labelled, unless the question is about the knowledge base's own
-things (core.owned: only its documents could answer it), names what general text rarely uses,
-or the model is unsure of its answer (core.general). Otherwise the decline stands, or, before
-any search, the question is looked up.
+things (core.question.owned: only its documents could answer it), names what general text rarely
+uses, or the model is unsure of its answer (core.judges.general). Otherwise the decline stands, or,
+before any search, the question is looked up.
 """
 
 from __future__ import annotations
 
-from adaptive_rag.core.citations import tidy
-from adaptive_rag.core.general import SURE_FROM, common_definition, features, rare_names, sure
-from adaptive_rag.core.language import language_of
+from adaptive_rag.core.judges import SURE_FROM, common_definition, features, rare_names, sure
+from adaptive_rag.core.text import language_of, tidy
 from adaptive_rag.nodekit.calling import ask_streamed, judged
 from adaptive_rag.nodekit.owning import owned_now
 from adaptive_rag.prompts import answer_general as prompts

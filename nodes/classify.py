@@ -12,10 +12,16 @@ from __future__ import annotations
 
 import re
 
-from adaptive_rag.core.forms import general_form, small_talk
-from adaptive_rag.core.general import common_definition
-from adaptive_rag.core.language import language_of
-from adaptive_rag.core.shape import has_parts, length, names_an_entity, nested_reference
+from adaptive_rag.core.judges import common_definition
+from adaptive_rag.core.question import (
+    general_form,
+    has_parts,
+    length,
+    names_an_entity,
+    nested_reference,
+    small_talk,
+)
+from adaptive_rag.core.text import language_of
 from adaptive_rag.nodekit.calling import ask, judged, note, progress, search_for
 from adaptive_rag.nodekit.grading import judge_sources
 from adaptive_rag.nodekit.owning import why_owned
@@ -163,7 +169,7 @@ def _probe(
     signals, both searches agreeing on a source. The documents found stay in state, so retrieve
     does not search the same query again. The flag says whether the judge read the sources found
     and found none likely; it also decides whether the question is the knowledge base's own
-    (state `owned`, core.owned).
+    (state `owned`, core.question.owned).
     """
     docs = search_for(update, "classify", services, ctx, question, then=None)
     if docs is None:  # no knowledge base: nothing to look up (retrieve notes a failed search)

@@ -8,7 +8,7 @@ with each thing a comparison names ("compare A and B") searched beside it. No mo
 
 from __future__ import annotations
 
-from adaptive_rag.core.shape import has_parts, nested_reference, split_parts
+from adaptive_rag.core.question import has_parts, nested_reference, split_parts
 from adaptive_rag.nodekit.calling import judged, progress
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.state import State

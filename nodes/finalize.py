@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple, cast
 
-from adaptive_rag.core.entities import entities_of, key
-from adaptive_rag.core.fitted import Logistic, load_judge
-from adaptive_rag.core.language import language_of
+from adaptive_rag.core.judges import Logistic, load_judge
+from adaptive_rag.core.text import entities_of, key, language_of
 from adaptive_rag.prompts import generate as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import (
@@ -54,7 +53,7 @@ def confidence(state: State) -> float:
 
 
 def confidence_map() -> Logistic | None:
-    """Return the shipped confidence map (core/weights/confidence.json), or None."""
+    """Return the shipped confidence map (core/judges/weights/confidence.json), or None."""
     return load_judge("confidence")
 
 

@@ -5,11 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from adaptive_rag.core.citations import says_nothing, tidy
-from adaptive_rag.core.documents import doc_key
-from adaptive_rag.core.grounding import without_feedback
-from adaptive_rag.core.language import Language, answers_in, language_name, language_of
-from adaptive_rag.core.shape import consistent_yes_no, without_stray_yes_no
+from adaptive_rag.core.grounding import consistent_yes_no, without_feedback, without_stray_yes_no
+from adaptive_rag.core.text import (
+    Language,
+    answers_in,
+    doc_key,
+    language_name,
+    language_of,
+    says_nothing,
+    tidy,
+)
 from adaptive_rag.knowledge.sources import fuse_documents, merge_by_document
 from adaptive_rag.nodekit.calling import ask_streamed, note
 from adaptive_rag.nodekit.citing import sources_for

@@ -13,10 +13,9 @@ from __future__ import annotations
 import re
 
 from adaptive_rag.core.bridges import MOST, candidates, named, written
-from adaptive_rag.core.documents import doc_key
-from adaptive_rag.core.entities import entities_of, key
 from adaptive_rag.core.grounding import check
-from adaptive_rag.core.relevance import look_alikes
+from adaptive_rag.core.judges import look_alikes
+from adaptive_rag.core.text import doc_key, entities_of, key
 from adaptive_rag.knowledge.sources import source_texts, title_of
 from adaptive_rag.nodekit.calling import ask_json, judged, note, progress, search_for
 from adaptive_rag.prompts import hop as prompts
@@ -130,7 +129,7 @@ def without_look_alikes(
     """Leave out the sources a chain from the question's own name shows to be look-alikes.
 
     A look-alike answers a question like this one about someone else; the hop's model would
-    read its words as the finding (core.relevance.look_alikes).
+    read its words as the finding (core.judges.relevance.look_alikes).
     """
     aside = look_alikes(question, [doc.page_content for doc in docs])
     if not aside:

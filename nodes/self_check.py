@@ -1,22 +1,28 @@
 """Self-check (Self-RAG's critique) by rules and a fitted judge: is it grounded, and answerable?
 
 The grounding check (core.grounding) reads each sentence against the sources it cites and
-repairs the citations; the answerability judge (core.answerability) decides from the turn's
+repairs the citations; the answerability judge (core.judges.answerability) decides from the turn's
 signals whether the sources answer the question at all; an answer that opens by saying its
-sources do not state it, citing nothing, is declined by rule (core.unsaid). None of them calls a
-model.
+sources do not state it, citing nothing, is declined by rule (core.grounding.unsaid). None of them
+calls a model.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from adaptive_rag.core.answerability import FEATURES, answer_features, decline_below
-from adaptive_rag.core.citations import cited_numbers
-from adaptive_rag.core.focus import Focus, focus_of
-from adaptive_rag.core.grounding import Grounding, SentenceCheck, check, supported_only
-from adaptive_rag.core.shape import asks_yes_no
-from adaptive_rag.core.unsaid import says_sources_lack
+from adaptive_rag.core.grounding import (
+    Focus,
+    Grounding,
+    SentenceCheck,
+    check,
+    focus_of,
+    says_sources_lack,
+    supported_only,
+)
+from adaptive_rag.core.judges import ANSWER_FEATURES, answer_features, decline_below
+from adaptive_rag.core.question import asks_yes_no
+from adaptive_rag.core.text import cited_numbers
 from adaptive_rag.knowledge.sources import source_texts
 from adaptive_rag.nodekit.calling import judged, note, progress
 from adaptive_rag.nodekit.citing import sources_for
@@ -86,7 +92,7 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
         complex_route=bool(route and route["category"] == "complex"),
         chinese=state.get("language") == "zh",
     )
-    update["answer_features"] = {name: round(features[name], 4) for name in FEATURES}
+    update["answer_features"] = {name: round(features[name], 4) for name in ANSWER_FEATURES}
     lacking = focus.why() if focus is not None else ""
     if lacks:
         answerable, probability, detail = False, None, "the answer says its sources do not state it"
@@ -143,7 +149,7 @@ def lead_stands(grounding: Grounding, restated: bool) -> bool:
 def _focus(question: str, answer: str, sources: list[str]) -> Focus | None:
     """Return which of a yes/no question's focus the answer's sources hold (None: no yes/no).
 
-    The sources read are those the answer cites, else all it was given (core.focus).
+    The sources read are those the answer cites, else all it was given (core.grounding.focus).
     """
     if not asks_yes_no(question) or not sources:
         return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adaptive_rag.core.documents import doc_key
+from adaptive_rag.core.text import doc_key
 from adaptive_rag.nodekit.calling import search_for
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.state import SubQuestionState

@@ -1,1 +1,1 @@
-"""Prompt text, one module per node; constants only, importing nothing of ours."""
+"""Prompt text, one module per node, and the sources as every reading node shows them (`reading`)."""

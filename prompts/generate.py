@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from adaptive_rag.core.language import Language, language_name
+from adaptive_rag.core.text import Language, language_name
 from adaptive_rag.prompts.reading import reading_messages, worked_out
 from adaptive_rag.schema.reading import describe_hops
 from adaptive_rag.schema.values import Hop, SelfCheck

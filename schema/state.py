@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Annotated, Any, Final, Literal, get_type_hints
 
-from adaptive_rag.core.documents import doc_key
 from adaptive_rag.core.failures import Failure
-from adaptive_rag.core.language import Language
+from adaptive_rag.core.text import Language, doc_key
 from adaptive_rag.schema.values import (
     Decline,
     Diagnostics,
@@ -190,7 +189,7 @@ class State(InputState, OutputState, total=False):
     graded: Annotated[bool, Turn(True)]
     """False when no relevance judge was available for the sources (they were kept unjudged)."""
     owned: Annotated[str, Turn("")]
-    """Why the question is about the knowledge base's own things ('' when it is not, core.owned):
+    """Why the question is about the knowledge base's own things ('' when it is not, core.question):
     it is never answered from general knowledge, and an answer the check cannot support is
     declined."""
     general_tried: Annotated[bool, Turn(False)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from adaptive_rag.core.failures import Failure
-from adaptive_rag.core.language import Language
+from adaptive_rag.core.text import Language
 from adaptive_rag.schema.state import Reset
 from adaptive_rag.schema.values import (
     Decline,

@@ -9,11 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from adaptive_rag.core.answerability import answer_judge
 from adaptive_rag.core.cache import LRUCache
-from adaptive_rag.core.fitted import Judge
-from adaptive_rag.core.general import general_judge
-from adaptive_rag.core.relevance import SearchedBy, relevance_judge
+from adaptive_rag.core.judges import Judge, SearchedBy, answer_judge, general_judge, relevance_judge
 from adaptive_rag.providers.chat import load_chat_model, resolve_model_spec
 from adaptive_rag.providers.web import WebSearch, default_web_search
 from adaptive_rag.schema.context import Context

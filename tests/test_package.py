@@ -136,6 +136,7 @@ def test_the_wheel_holds_one_package_with_its_data(installed: Installed, tmp_pat
     assert (package / "py.typed").is_file()
     assert (package / "examples" / "sample_kb" / "products" / "kestrel-k2.md").is_file()
     assert (package / "examples" / "sample_questions.jsonl").is_file()
+    assert (package / "core" / "judges" / "weights" / "confidence.json").is_file()
     code = (
         "import adaptive_rag, importlib.util as u; "
         "from adaptive_rag.served import agent; "

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.core.entities import MOST, entities_of, key
+from adaptive_rag.core.text import entities_of, key
+from adaptive_rag.core.text.entities import MOST
 
 
 def test_english_names_with_their_surnames_and_nothing_else() -> None:

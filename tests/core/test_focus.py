@@ -1,8 +1,9 @@
-"""A yes/no answer is only as good as its sources' hold on what the question asks (core.focus)."""
+"""A yes/no answer is only as good as its sources' hold on what the question asks (core.grounding.focus)."""
 
 from __future__ import annotations
 
-from adaptive_rag.core.focus import focus_of, focus_terms
+from adaptive_rag.core.grounding import focus_of
+from adaptive_rag.core.grounding.focus import focus_terms
 
 RETURNS_ZH = (
     "未使用的产品在签收后 45 天内可以退货；签收 31 天到 45 天之间退货的，收取 10% 的手续费。"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from adaptive_rag.core.citations import without_citations
 from adaptive_rag.core.grounding import check, without_feedback
+from adaptive_rag.core.text import without_citations
 from fake_sources import SAMPLE
 
 WARRANTY = "policies/warranty.md"

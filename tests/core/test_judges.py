@@ -6,25 +6,23 @@ import json
 from pathlib import Path
 
 import pytest
-from adaptive_rag.core import fitted
-from adaptive_rag.core.answerability import FEATURES as ANSWER_FEATURES
-from adaptive_rag.core.answerability import answer_features
-from adaptive_rag.core.entities import specific
-from adaptive_rag.core.fitted import Logistic, load_judge
 from adaptive_rag.core.grounding import check
-from adaptive_rag.core.relevance import (
-    FEATURES,
-    JUDGE,
+from adaptive_rag.core.judges import (
+    ANSWER_FEATURES,
     KEYWORD_JUDGE,
+    RELEVANCE_FEATURES,
+    RELEVANCE_JUDGE,
     VECTOR_FEATURES,
-    anchored,
-    bridge,
+    Logistic,
+    answer_features,
     keep_sources,
-    off_chain,
+    load_judge,
     relevance_judge,
     searched_by,
     source_features,
 )
+from adaptive_rag.core.judges.relevance import anchored, bridge, off_chain
+from adaptive_rag.core.text import specific
 
 KETTLE = "The Zephyr X2 kettle has a 1.7 litre capacity and boils in 3 minutes."
 RETURNS = "Returns are accepted within 30 days of purchase with a receipt."
@@ -34,7 +32,7 @@ MISS = {"rank": 2, "vector_rank": 5, "vector_score": 0.7, "keyword_rank": 0, "ke
 
 def test_each_source_is_described_by_every_feature_in_search_order() -> None:
     rows = source_features("How big is the Zephyr X2 kettle?", [(KETTLE, HIT), (RETURNS, MISS)])
-    assert [set(r) for r in rows] == [set(FEATURES)] * 2
+    assert [set(r) for r in rows] == [set(RELEVANCE_FEATURES)] * 2
     kettle, returns = rows
     assert kettle["name_share"] == 1.0 and returns["name_share"] == 0.0
     assert kettle["word_share"] > returns["word_share"] and returns["word_gap"] > 0
@@ -50,8 +48,8 @@ def test_each_source_is_described_by_every_feature_in_search_order() -> None:
 
 
 def test_the_shipped_judge_ranks_the_answering_source_above_the_other() -> None:
-    judge = load_judge(JUDGE)
-    assert judge is not None and set(judge.features) == set(FEATURES)
+    judge = load_judge(RELEVANCE_JUDGE)
+    assert judge is not None and set(judge.features) == set(RELEVANCE_FEATURES)
     assert {"keep", "correct", "incorrect"} <= set(judge.thresholds)
     rows = source_features("How big is the Zephyr X2 kettle?", [(KETTLE, HIT), (RETURNS, MISS)])
     kettle, returns = (judge.probability(r) for r in rows)
@@ -59,7 +57,7 @@ def test_the_shipped_judge_ranks_the_answering_source_above_the_other() -> None:
 
 
 def test_another_embedding_model_falls_back_to_the_keyword_judge_and_says_why() -> None:
-    full = load_judge(JUDGE)
+    full = load_judge(RELEVANCE_JUDGE)
     assert full is not None
     same, why = relevance_judge(full.fitted_for["embedding_model"], (True, True))
     assert same is full and why == ""
@@ -135,11 +133,11 @@ def test_which_channels_a_search_carries() -> None:
 def test_a_judge_reads_its_json_and_a_missing_feature_counts_as_its_mean(tmp_path: Path) -> None:
     model = Logistic("t", ("a", "b"), (2.0, -1.0), 0.5, (1.0, 0.0), (2.0, 1.0), {"keep": 0.3})
     (tmp_path / "t.json").write_text(json.dumps(model.to_json(report={"n": 3})))
-    read = fitted.load_judge("t", tmp_path)
+    read = load_judge("t", tmp_path)
     assert read == model
     assert read.probability({"a": 1.0, "b": 0.0}) == pytest.approx(1 / (1 + pow(2.718281828, -0.5)))
     assert read.probability({}) == read.probability({"a": 1.0, "b": 0.0})
-    assert fitted.load_judge("absent", tmp_path) is None
+    assert load_judge("absent", tmp_path) is None
     assert "fitted for chat_model 'x'" in Logistic(
         "t", (), (), 0.0, (), (), fitted_for={"chat_model": "x"}
     ).applies_to(chat_model="y")

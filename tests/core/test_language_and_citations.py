@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.core.citations import cited_numbers, says_nothing, tidy, without_citations
-from adaptive_rag.core.language import answers_in, language_of
+from adaptive_rag.core.text import (
+    answers_in,
+    cited_numbers,
+    language_of,
+    says_nothing,
+    tidy,
+    without_citations,
+)
 
 
 @pytest.mark.parametrize(

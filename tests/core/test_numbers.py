@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.core.numbers import bare, cn_value, numbers_in
+from adaptive_rag.core.text import cn_value, numbers_in
+from adaptive_rag.core.text.numbers import bare
 
 
 def forms(text: str) -> list[str]:

@@ -1,9 +1,9 @@
-"""Whose thing a question asks about: the knowledge base's own, or the world's (core.owned)."""
+"""Whose thing a question asks about: the knowledge base's own, or the world's (core.question.owned)."""
 
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.core.owned import Searched, owned_by, speaks_of_own
+from adaptive_rag.core.question import Searched, owned_by, speaks_of_own
 
 FOUND = [
     Searched("Kestrel K2 sensor", "The K2 reports every 15 minutes.", kept=False),

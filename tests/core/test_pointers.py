@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.core.grounding import DROPPED, check
-from adaptive_rag.core.pointers import points_only
+from adaptive_rag.core.grounding import check
+from adaptive_rag.core.grounding.answer_check import DROPPED
+from adaptive_rag.core.grounding.pointers import points_only
 from fake_sources import SAMPLE
 
 RETURNS = (SAMPLE / "policies/returns.md").read_text()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.core.sentences import recite, split
+from adaptive_rag.core.grounding import split
+from adaptive_rag.core.grounding.sentences import recite
 
 
 def spans(answer: str) -> list[tuple[str, tuple[int, ...]]]:

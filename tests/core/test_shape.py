@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.core.shape import (
-    asks_yes_no,
-    consistent_yes_no,
-    has_parts,
-    nested_reference,
-    without_stray_yes_no,
-)
+from adaptive_rag.core.grounding import consistent_yes_no, without_stray_yes_no
+from adaptive_rag.core.question import asks_yes_no, has_parts, nested_reference
 
 
 @pytest.mark.parametrize(
@@ -131,7 +126,7 @@ def test_a_yes_or_no_opening_an_answer_to_a_question_asking_none_is_dropped(
     ],
 )
 def test_a_comparison_splits_into_the_things_it_names(question: str, parts: list[str]) -> None:
-    from adaptive_rag.core.shape import split_parts
+    from adaptive_rag.core.question import split_parts
 
     assert split_parts(question) == parts
 

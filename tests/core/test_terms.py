@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from adaptive_rag.core.terms import Terms, found_in, stem, terms_of
+from adaptive_rag.core.text import Terms, found_in, stem, terms_of
 from fake_sources import SAMPLE
 
 
@@ -101,6 +101,6 @@ def test_texts_without_terms(text: str) -> None:
 
 
 def test_jieba_prints_nothing() -> None:
-    code = "from adaptive_rag.core.terms import terms_of; terms_of('Heron 网关享有两年保修。')"
+    code = "from adaptive_rag.core.text import terms_of; terms_of('Heron 网关享有两年保修。')"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout == "" and run.stderr == ""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.core.unsaid import says_sources_lack
+from adaptive_rag.core.grounding import says_sources_lack
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, build_graph
-from adaptive_rag.core.language import answers_in
+from adaptive_rag.core.text import answers_in
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.metrics import contains
 from adaptive_rag.knowledge.store import KnowledgeBase

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, build_graph
-from adaptive_rag.core.language import answers_in
+from adaptive_rag.core.text import answers_in
 from adaptive_rag.evaluation.scoring import answer_text
 from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import SAMPLE

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from adaptive_rag.cli.main import app
-from adaptive_rag.core import fitted as fitted_models
-from adaptive_rag.core.fitted import Logistic
+from adaptive_rag.core import judges
+from adaptive_rag.core.judges import Logistic
 from adaptive_rag.evaluation.calibrate import (
     as_model,
     expected_calibration_error,
@@ -81,7 +81,7 @@ def test_eval_calibrate_check_reports_the_installed_map_and_writes_nothing(
     installed = tmp_path / "confidence.json"
     installed.write_text(json.dumps(split(fit(_records()))[0]))
     monkeypatch.setattr(
-        fitted_models,
+        judges,
         "load_judge",
         lambda name: Logistic.from_json(json.loads(installed.read_text())),
     )

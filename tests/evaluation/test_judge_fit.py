@@ -108,7 +108,7 @@ def test_fit_relevance_reports_each_set_held_out_and_left_out(tmp_path: Path) ->
 
 
 def _runs(folder: Path, name: str, n: int, seed: int) -> Path:
-    from adaptive_rag.core.answerability import FEATURES as ANSWER_FEATURES
+    from adaptive_rag.core.judges import ANSWER_FEATURES
 
     rng = random.Random(seed)
     folder.mkdir(parents=True)
@@ -152,8 +152,7 @@ def test_the_decline_is_fitted_on_run_records_at_three_percent_false_declines(
 
 
 def test_the_shipped_judge_is_scored_with_the_bridges_grade_documents_keeps(tmp_path: Path) -> None:
-    from adaptive_rag.core.fitted import Logistic
-    from adaptive_rag.core.relevance import FEATURES
+    from adaptive_rag.core.judges import RELEVANCE_FEATURES, Logistic
     from adaptive_rag.evaluation.relevance_fit import judge_on
 
     def source(doc: str, text: str, rank: int, gold: bool) -> dict[str, object]:
@@ -174,14 +173,14 @@ def test_the_shipped_judge_is_scored_with_the_bridges_grade_documents_keeps(tmp_
     }
     (tmp_path / "bridges.chunks.jsonl").write_text(json.dumps(row) + "\n")
     # a judge of the fused rank alone: p = 0.95, 0.5, 0.27 down the list
-    coef = [6.0 if f == "fused_reciprocal_rank" else 0.0 for f in FEATURES]
+    coef = [6.0 if f == "fused_reciprocal_rank" else 0.0 for f in RELEVANCE_FEATURES]
     judge = Logistic(
         name="rank",
-        features=FEATURES,
+        features=RELEVANCE_FEATURES,
         coef=tuple(coef),
         intercept=-3.0,
-        mean=tuple([0.0] * len(FEATURES)),
-        scale=tuple([1.0] * len(FEATURES)),
+        mean=tuple([0.0] * len(RELEVANCE_FEATURES)),
+        scale=tuple([1.0] * len(RELEVANCE_FEATURES)),
         thresholds={"keep": 0.55, "correct": 0.8, "incorrect": 0.1},
     )
     (line,) = judge_on([tmp_path / "bridges.chunks.jsonl"], 4, judge)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from adaptive_rag import Context, Services, build_graph
-from adaptive_rag.core.general import SURE_FROM
+from adaptive_rag.core.judges import SURE_FROM
 from adaptive_rag.prompts import answer_general as prompts
 from fake_sources import KeywordRetriever, kb_docs
 from fakes import OddsModel, ScriptedChatModel, ScriptedJudge

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context
-from adaptive_rag.core.entities import key
+from adaptive_rag.core.text import key
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.knowledge.interface import KnowledgeStore
 from adaptive_rag.knowledge.opening import open_store

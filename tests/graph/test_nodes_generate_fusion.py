@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adaptive_rag.core.documents import doc_key
+from adaptive_rag.core.text import doc_key
 from adaptive_rag.nodes.generate import fuse_branches, tidy
 from adaptive_rag.schema.values import Hop, SubSearch
 from langchain_core.documents import Document

@@ -1,7 +1,7 @@
 """Questions about the knowledge base's own things: answered from its documents, or declined.
 
-Never from general knowledge, and never with a yes or a no its sources do not hold (core.owned,
-core.focus); the world's questions keep their general-knowledge answers.
+Never from general knowledge, and never with a yes or a no its sources do not hold (core.question.owned,
+core.grounding.focus); the world's questions keep their general-knowledge answers.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adaptive_rag.core.documents import doc_key
+from adaptive_rag.core.text import doc_key
 from adaptive_rag.schema.state import (
     RESET,
     add_or_reset,

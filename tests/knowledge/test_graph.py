@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 from adaptive_rag.core.access import Reader
-from adaptive_rag.core.entities import entities_of, key
+from adaptive_rag.core.text import entities_of, key
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.store import KnowledgeBase

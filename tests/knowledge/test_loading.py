@@ -127,7 +127,7 @@ def test_tokenizer_cuts_chinese_and_drops_stopwords() -> None:
     "code",
     [
         "from adaptive_rag.knowledge.keyword import tokenize; print(tokenize('保修期是多久'))",
-        "from adaptive_rag.core.terms import terms_of; print(terms_of('李明在北京工作'))",
+        "from adaptive_rag.core.text import terms_of; print(terms_of('李明在北京工作'))",
     ],
     ids=["keyword index", "terms"],
 )

@@ -45,11 +45,11 @@ def test_a_failed_turn_is_zero_whatever_the_map_says(values: dict[str, Any]) -> 
 
 
 def test_the_shipped_map_reads_the_features_finalize_computes() -> None:
-    from adaptive_rag.core.fitted import load_judge
+    from adaptive_rag.core.judges import load_judge
     from adaptive_rag.evaluation.data import FITTED_DIR
 
     shipped = load_judge("confidence")
-    assert shipped is not None, "core/weights/confidence.json is missing from the package"
+    assert shipped is not None, "core/judges/weights/confidence.json is missing from the package"
     assert set(shipped.features) <= set(finalize.confidence_features(_state()))
     # a map is shipped with its held-out error and sample size; far off calibration, it is not
     # shipped at all (the goal and today's figure are in docs/benchmarks.md#calibration)

@@ -1,4 +1,4 @@
-"""The reading nodes carry what arithmetic works out from the sources (core.ranges)."""
+"""The reading nodes carry what arithmetic works out from the sources (prompts.ranges)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 A small model reads "between 31 and 45 days … a restocking fee of 10 %" and still cannot say
 whether 40 days is in it. This module does that comparison, which is arithmetic rather than
-reading: the question's quantities (a number with a unit, `core.numbers`) are matched against
+reading: the question's quantities (a number with a unit, `core.text.numbers`) are matched against
 the two-ended ranges the sources state ("between 31 and 45 days", "31–45 days", "1 to 3 hours",
 "6至20公斤", "在30与45天之间"), and each quantity inside one becomes a line the prompt can carry:
 '40 days is between 31 and 45 days, so this applies: "<the source's sentence>" [1]'.
@@ -20,9 +20,16 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from adaptive_rag.core.language import Language, language_of
-from adaptive_rag.core.numbers import CN_NUMERAL, cn_value, numbers_in
-from adaptive_rag.core.terms import Terms, found_in, terms_of
+from adaptive_rag.core.text import (
+    CN_NUMERAL,
+    Language,
+    Terms,
+    cn_value,
+    found_in,
+    language_of,
+    numbers_in,
+    terms_of,
+)
 
 _JOINS = re.compile(
     r"^\s*(?:(?P<and>and|和|与)|to|through|thru|-|–|—|−|－|~|～|〜|至|到)\s*$", re.IGNORECASE

@@ -16,12 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from adaptive_rag.core.entities import key
-from adaptive_rag.core.fitted import Logistic, load_judge
-from adaptive_rag.core.forms import general_form
-from adaptive_rag.core.owned import zipf
-from adaptive_rag.core.shape import length
-from adaptive_rag.core.terms import terms_of
+from adaptive_rag.core.judges.fitted import Logistic, load_judge
+from adaptive_rag.core.question import general_form, length, zipf
+from adaptive_rag.core.text import key, terms_of
 
 FEATURES = ("logprob", "definition", "question_words", "answer_words", "chinese")
 """What the general-knowledge judge reads of a question and the model's answer to it."""
@@ -116,7 +113,7 @@ def sure(logprob: float | None) -> bool:
 
 
 JUDGE = "general"
-"""The shipped judge's file name (core/weights/general.json)."""
+"""The shipped judge's file name (core/judges/weights/general.json)."""
 
 
 def general_judge(chat_model: str) -> tuple[Logistic | None, str]:

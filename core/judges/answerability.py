@@ -2,7 +2,7 @@
 
 The decision to decline combines what the turn already knows, by a logistic model fitted on
 labelled runs (`adaptive-rag eval fit-judges --runs ...`): how relevant the best sources were
-(core.relevance), the model's odds that they state the answer (assess), the answer's own
+(core.judges.relevance), the model's odds that they state the answer (assess), the answer's own
 evidence (the grounding check's share of supported sentences, how many of the answer's names
 and numbers and of the question's terms the sources hold) and how sure the writer was of its
 tokens. No model call is made here.
@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from adaptive_rag.core.fitted import Judge, Logistic, load_judge
 from adaptive_rag.core.grounding import Grounding
-from adaptive_rag.core.terms import Terms, found_in, terms_of
+from adaptive_rag.core.judges.fitted import Judge, Logistic, load_judge
+from adaptive_rag.core.text import Terms, found_in, terms_of
 
 CHAT_FEATURES = ("support", "assessed", "answer_logprob", "logprob_known")
 """Features read from the chat model's own probabilities: meaningless under another model."""

@@ -13,8 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from adaptive_rag.core.citations import CITATION, without_citations
-from adaptive_rag.core.language import language_of
+from adaptive_rag.core.text import CITATION, language_of, without_citations
 
 _END = re.compile(
     r"[。！？]+[”」』）)\"']*|[.!?]+[”」』)\"']*(?=\s|$|\[\d)|\n",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from adaptive_rag.core.terms import terms_of
+from adaptive_rag.core.text import terms_of
 
 POINTING_WORDS = frozenset(
     {
@@ -44,7 +44,7 @@ POINTING_WORDS = frozenset(
         "出处",
     }
 )
-"""The only content words a pointing sentence may hold (core.terms drops "source", "the", …)."""
+"""The only content words a pointing sentence may hold (core.text drops "source", "the", …)."""
 
 _POINTED_AT = re.compile(
     r"\b(?:sources?|documents?|information|passages?|text|context|references?)\b"

@@ -2,10 +2,10 @@
 
 A sentence is supported by a source when every name, number and quoted span of the sentence
 that the question does not already hold is in the source, and at least WORD_SHARE of its content
-words are (core.terms says how each kind is found). Names and numbers from the question are free
-to repeat; so are its content words, which are left out of the share (they show what the sentence
-is about, not that what it says is so); a sentence with no others restates the question, and is
-supported by its new facts if it has any, else unchecked. A single word of its
+words are (core.text.terms says how each kind is found). Names and numbers from the question are
+free to repeat; so are its content words, which are left out of the share (they show what the
+sentence is about, not that what it says is so); a sentence with no others restates the question,
+and is supported by its new facts if it has any, else unchecked. A single word of its
 own that no source holds does not refute a sentence by itself: it is supported when its facts
 are found, unchecked when it has none ("it holds 1.7 litres" against "a 1.7 litre capacity").
 Quoted spans must stand in the source verbatim. Several sources may support a sentence together,
@@ -22,7 +22,7 @@ number with no source, or to a source that does not support the sentence, is dro
 best supporting source is cited instead if there is one; an uncited sentence that a source
 supports gets that source; citations standing before a sentence move after its claim; a sentence
 that only points at its sources ("This can be found in [1].") is dropped, and the sentence before
-it takes its citations if it has none (core.pointers). Nothing else in the text changes.
+it takes its citations if it has none (core.grounding.pointers). Nothing else in the text changes.
 """
 
 from __future__ import annotations
@@ -32,13 +32,20 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from adaptive_rag.core.claims import Verdict, checkable, claim_of, judge, needed_terms, union
-from adaptive_rag.core.pointers import points_only
-from adaptive_rag.core.sentences import Sentence, recite, split
-from adaptive_rag.core.terms import Terms, found_in
+from adaptive_rag.core.grounding.claims import (
+    Verdict,
+    checkable,
+    claim_of,
+    judge,
+    needed_terms,
+    union,
+)
+from adaptive_rag.core.grounding.pointers import points_only
+from adaptive_rag.core.grounding.sentences import Sentence, recite, split
+from adaptive_rag.core.text import Terms, found_in
 
 DROPPED = "only points at its sources: dropped"
-"""The message of a sentence the repair dropped (core.pointers)."""
+"""The message of a sentence the repair dropped (core.grounding.pointers)."""
 
 NO_SUPPORT, NOT_FOUND, NO_CITE = "no support in", "(not found:", "cites no source"
 UNLISTED = {1: "which is not a listed source", 2: "which are not listed"}

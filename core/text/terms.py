@@ -3,7 +3,8 @@
 One extractor for every judge that compares texts by their terms: a retrieval feature (the share
 of the question's terms a chunk holds), the grounding check of an answer against its sources,
 and an entity graph built at ingest. Both languages: English by rules on capitals and words,
-Chinese by jieba's tagger (core.terms_zh); numbers are read the same way in both (core.numbers).
+Chinese by jieba's tagger (core.text.terms_zh); numbers are read the same way in both
+(core.text.numbers).
 
 Matching is fair across languages: an English word is found by its stem ("warranties" finds
 "warranty"), a Chinese word by its characters, a name by its distinctive tokens, a number by
@@ -16,9 +17,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from adaptive_rag.core.citations import CITATION
-from adaptive_rag.core.numbers import bare, numbers_in
-from adaptive_rag.core.terms_zh import CJK, names_and_words, word_found
+from adaptive_rag.core.text.citations import CITATION
+from adaptive_rag.core.text.numbers import bare, numbers_in
+from adaptive_rag.core.text.terms_zh import CJK, names_and_words, word_found
 
 STOP = frozenset(
     """a an and are as at be been being but by can could did do does doing done for from had has
@@ -53,7 +54,7 @@ class Terms:
     """What a text says that another text can be checked for.
 
     names: proper names as written ("Kestrel K2", "Quillon Labs", "苏州", "红楼梦");
-    numbers: normal forms from core.numbers ("10 %", "2 year", "1200 usd");
+    numbers: normal forms from core.text.numbers ("10 %", "2 year", "1200 usd");
     words: content words, English lower-cased with plurals folded, Chinese as jieba cuts them;
     quotes: spans quoted in the text, which a source must hold verbatim.
     """

@@ -3,7 +3,7 @@
 Every signal is one the agent already has when search returns: each channel's rank and score
 (knowledge.retriever keeps them on the chunk; the entity graph's too, with how many names linked
 the chunk), whether keyword and vector search agree, the fused rank, how
-much of the question's names, numbers and content words the source holds (core.terms), and its
+much of the question's names, numbers and content words the source holds (core.text.terms), and its
 length. A logistic model fitted on labelled retrievals (`adaptive-rag eval fit-judges`) turns
 them into the probability that a source is one the answer needs; no model call is made.
 """
@@ -16,10 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from adaptive_rag.core.entities import entities_of, specific
-from adaptive_rag.core.fitted import Logistic, load_judge
-from adaptive_rag.core.language import language_of
-from adaptive_rag.core.terms import found_in, terms_of
+from adaptive_rag.core.judges.fitted import Logistic, load_judge
+from adaptive_rag.core.text import entities_of, found_in, language_of, specific, terms_of
 
 VECTOR_FEATURES = ("vector_score", "vector_gap", "vector_reciprocal_rank")
 """Features read from the embedding model's scores: meaningless under another embedding."""
@@ -180,7 +178,7 @@ def anchored(
     that person, so it shares no word with the question and the judge rates it near zero, while
     a look-alike about someone else holds the question's words and is trusted. When `bridge`
     finds nothing, a doubted source (below `keep`, at any probability) that holds none of the
-    question's names but shares a specific name (core.entities.specific) with one that does is
+    question's names but shares a specific name (core.text.entities.specific) with one that does is
     the bridge, and that one its anchor: the longest shared name wins, then search order. None
     when the question names nothing or no such pair is found.
     """

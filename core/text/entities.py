@@ -1,8 +1,8 @@
 """The entities of a chunk: the names an entity graph links chunks by, normalised, no model.
 
-English names are core.terms' capitalised spans ("Oskar Brevik", "Lindqvist Observatory"), each
+English names are core.text.terms' capitalised spans ("Oskar Brevik", "Lindqvist Observatory"), each
 also under its last word when it has several ("brevik"): a person named in full in one chunk and by
-surname in another is one entity. Chinese names are core.terms_zh's (jieba's proper nouns and
+surname in another is one entity. Chinese names are core.text.terms_zh's (jieba's proper nouns and
 《titles》) and the words jieba's dictionary lacks, which are mostly names its hidden Markov model
 found (温若兰, 云栖塔), cleaned of what that model glues to them: a preposition in front (由林远舟
 is cut 由林 / 远舟), a lone surname split from its given name (钟 / 海生), the last character of a
@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from adaptive_rag.core.terms import key_tokens, terms_of
-from adaptive_rag.core.terms_zh import CJK, STOP, cut, tag, unknown
+from adaptive_rag.core.text.terms import key_tokens, terms_of
+from adaptive_rag.core.text.terms_zh import CJK, STOP, cut, tag, unknown
 
 VERSION = 2
 """Bump when extraction changes: stored collections then extract their chunks' entities again."""

@@ -11,10 +11,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from adaptive_rag.core.language import Language, language_of
-from adaptive_rag.core.sentences import Sentence
-from adaptive_rag.core.terms import Terms, found_in, key_tokens, strong, terms_of
-from adaptive_rag.core.terms_zh import CJK
+from adaptive_rag.core.grounding.sentences import Sentence
+from adaptive_rag.core.text import (
+    CJK,
+    Language,
+    Terms,
+    found_in,
+    key_tokens,
+    language_of,
+    strong,
+    terms_of,
+)
 
 WORD_SHARE = 0.4
 """How much of a sentence's content words (those the question lacks) its sources must hold.

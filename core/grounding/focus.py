@@ -3,9 +3,9 @@
 A yes or a no repeats the question as a claim: "是的，退货需要支付运费。[1]" says nothing the
 question did not, so the sentence check finds no new word to refute it by. The answer stands only
 when its sources hold the question's focus: its names and content words less the generic verbs
-of asking ("get", "need", "可以"), each found in the sources (core.terms' matching: names whole,
-words by stem, Chinese by string). A source on returns that says nothing of shipping costs holds
-the question's subject (退货) but not its focus (支付, 运费).
+of asking ("get", "need", "可以"), each found in the sources (core.text.terms' matching: names
+whole, words by stem, Chinese by string). A source on returns that says nothing of shipping costs
+holds the question's subject (退货) but not its focus (支付, 运费).
 
 A focus of four terms or more may miss one of every four (a question's adjective or a verb the
 source words otherwise); a shorter one must be held whole. Terms a source cannot be checked for
@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from adaptive_rag.core.owned import speaks_of_own
-from adaptive_rag.core.terms import Terms, found_in, stem, terms_of
-from adaptive_rag.core.terms_zh import CJK
+from adaptive_rag.core.question import speaks_of_own
+from adaptive_rag.core.text import CJK, Terms, found_in, stem, terms_of
 
 GENERIC = frozenset(
     {

@@ -1,7 +1,7 @@
 from decimal import Decimal
 
-from adaptive_rag.core import ranges
-from adaptive_rag.core.ranges import Within, within
+from adaptive_rag.prompts import ranges
+from adaptive_rag.prompts.ranges import Within, within
 
 
 def ranges_in(text: str) -> list[tuple[Decimal, Decimal, str]]:

@@ -1,4 +1,4 @@
-"""The Chinese side of core.terms: jieba's words and proper nouns, loaded on first use.
+"""The Chinese side of core.text.terms: jieba's words and proper nouns, loaded on first use.
 
 Words are cut by jieba (its hidden Markov model finds words its dictionary lacks) and tagged by
 the part-of-speech table of `jieba.posseg`: people (nr), places (ns), organisations (nt) and other

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from adaptive_rag.core.sentences import split
+from adaptive_rag.core.grounding.sentences import split
 
 _SOURCES = r"(?:sources?|documents?|context|passages?|texts?|information|materials?)"
 _HEDGE = r"(?:explicitly\s+|directly\s+|specifically\s+|clearly\s+|actually\s+)?"

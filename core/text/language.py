@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from adaptive_rag.core.citations import CITATION
+from adaptive_rag.core.text.citations import CITATION
 
 Language = Literal["en", "zh"]
 

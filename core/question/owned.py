@@ -18,8 +18,8 @@ Three signs, read from the question and the documents its search found, no model
   seldom uses (below COMMON_FROM on wordfreq's Zipf scale: "Atlas" the HR system, "Heron" the
   hub; not "France" or "Canada", which an encyclopedia's passages mention as often as any text),
   a Chinese word jieba's dictionary lacks counted as a name (陈静);
-- it names what general text rarely does (core.general.rare_names): the knowledge base holds it,
-  or nothing does.
+- it names what general text rarely does (core.judges.general.rare_names): the knowledge base
+  holds it, or nothing does.
 """
 
 from __future__ import annotations
@@ -29,10 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from adaptive_rag.core.entities import key
-from adaptive_rag.core.forms import general_form
-from adaptive_rag.core.terms import fold, terms_of
-from adaptive_rag.core.terms_zh import CJK, unknown
+from adaptive_rag.core.question.forms import general_form
+from adaptive_rag.core.text import CJK, fold, key, terms_of, unknown
 
 _SPEECH = re.compile(
     r"\b(?:our|ours|ourselves|my|mine|the company(?:'s)?|this company|company policy"

@@ -1,0 +1,33 @@
+"""Whether an answer's sources hold what it says, by rules, and the fixes its text gets.
+
+`check` reads each sentence against the sources it cites (claims, sentences, pointing
+sentences) and repairs the citations; `focus_of` whether a yes or a no's sources hold what the
+question asks; `says_sources_lack` whether an answer only says its sources do not hold it;
+`without_stray_yes_no` and `consistent_yes_no` fix an answer's opening yes or no.
+"""
+
+from adaptive_rag.core.grounding.answer_check import (
+    Grounding,
+    SentenceCheck,
+    check,
+    supported_only,
+    without_feedback,
+)
+from adaptive_rag.core.grounding.focus import Focus, focus_of
+from adaptive_rag.core.grounding.sentences import split
+from adaptive_rag.core.grounding.unsaid import says_sources_lack
+from adaptive_rag.core.grounding.yes_no import consistent_yes_no, without_stray_yes_no
+
+__all__ = [
+    "Focus",
+    "Grounding",
+    "SentenceCheck",
+    "check",
+    "consistent_yes_no",
+    "focus_of",
+    "says_sources_lack",
+    "split",
+    "supported_only",
+    "without_feedback",
+    "without_stray_yes_no",
+]
