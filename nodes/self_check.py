@@ -73,7 +73,10 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
         answer = answer.replace(body, grounding.answer)
         update["answer"] = answer
         update["sources"] = sources_for(grounding.answer, docs)
-    guessed = bool(owned) and not (lacks or restated) and unchecked_lead(grounding)
+    # a yes or no to a question of several parts (two articles compared) restates many of its
+    # terms: its unchecked first claim is read like any answer's, not taken as a guess
+    wide = focus is not None and focus.wide
+    guessed = bool(owned) and not (lacks or restated or wide) and unchecked_lead(grounding)
     holds = grounding.grounded and not guessed
     grounded = holds or not checking
     if checking:

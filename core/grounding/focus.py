@@ -70,10 +70,14 @@ class Focus:
         return bool(self.terms) and not self.unchecked and len(self.terms) <= MOST_TERMS
 
     @property
+    def wide(self) -> bool:
+        """Whether the question asks several things at once (more than MOST_TERMS terms)."""
+        return len(self.terms) > MOST_TERMS
+
+    @property
     def held(self) -> bool:
         """Whether the sources hold the focus (within the slack), or it is too wide to judge."""
-        wide = len(self.terms) > MOST_TERMS
-        return wide or len(self.missing) <= len(self.terms) // SLACK_EVERY
+        return self.wide or len(self.missing) <= len(self.terms) // SLACK_EVERY
 
     def why(self) -> str:
         """Say what the sources lack ('' when they hold the focus)."""

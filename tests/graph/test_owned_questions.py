@@ -118,3 +118,15 @@ def test_a_section_heading_under_a_long_title_still_names_a_page() -> None:
         metadata={"title": "中国区售后服务", "section": "中国区售后服务 > 退货"},
     )
     assert "退货" in why_owned("退货需要支付运费吗？", [chunk], [])
+
+
+def test_a_yes_to_a_question_of_several_parts_is_read_like_any_answer(make_harness: Any) -> None:
+    """A comparison restates many of its terms: its unchecked yes is not taken as a guess."""
+    question = (
+        "Does the Zephyr X2 kettle page say the kettle boils water faster and holds more"
+        " than the older model page says of its smaller kettle?"
+    )
+    h = make_harness(rag="Yes, the Zephyr X2 kettle boils water faster and holds more [1].")
+    out = h.ask(question, max_rewrites=0)
+    assert out["answerable"] is True, out["decline"]
+    assert out["answer"].startswith("Yes, the Zephyr X2 kettle boils water faster")
