@@ -49,6 +49,27 @@ class Worker:
         return self.log.read_text(errors="replace").splitlines()
 
 
+def executed_by(workers: list[Worker], run_id: str, wait: float = 10.0) -> list[Worker]:
+    """Return the processes that executed a run, waiting up to `wait` s for the log line."""
+    deadline = time.monotonic() + wait
+    while True:
+        found = [w for w in workers if w.ran(run_id)]
+        if found or time.monotonic() >= deadline:
+            return found
+        time.sleep(0.1)
+
+
+def run_ended(client: Any, thread: str, run_id: str, deadline: float) -> str:
+    """Wait for a run to leave pending/running; return its status (or 'running' at the deadline)."""
+    status = "running"
+    while time.monotonic() < deadline:
+        status = str(client.runs.get(thread, run_id)["status"])
+        if status not in ("pending", "running"):
+            return status
+        time.sleep(1.0)
+    return status
+
+
 def bearer(sub: str, groups: list[str] | None = None) -> dict[str, str]:
     claims = {"sub": sub, "groups": groups or [], "exp": int(time.time()) + 3600}
     return {"Authorization": f"Bearer {jwt.encode(claims, SECRET, algorithm='HS256')}"}

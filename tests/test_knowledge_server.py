@@ -9,28 +9,20 @@ Redis (tests/aegra.py), A executing no runs, so every run it takes is executed b
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import jwt
 import pytest
-from aegra import deployment
+from aegra import SECRET, bearer, deployment
 from langgraph_sdk import get_sync_client
 from servers import ROOT, langgraph_dev
 from stores import STORES, Schemas, server_uri
 
 pytestmark = pytest.mark.server
 
-SECRET = "test-secret-for-adaptive-rag-auth-0123456789"
 MODULE = ROOT / "tests" / "server_graph.py"
 CANARY = "The Heron project code word is LAPWING-7Q."
-
-
-def bearer(sub: str, groups: list[str] | None = None) -> dict[str, str]:
-    claims = {"sub": sub, "groups": groups or [], "exp": int(time.time()) + 3600}
-    return {"Authorization": f"Bearer {jwt.encode(claims, SECRET, algorithm='HS256')}"}
 
 
 @pytest.fixture(scope="module", params=[*STORES, "aegra"])

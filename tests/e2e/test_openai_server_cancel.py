@@ -12,6 +12,7 @@ import importlib.util
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from adaptive_rag import build_graph
@@ -35,6 +36,64 @@ if not os.environ.get("CI") and not all(
     importlib.util.find_spec(name) for name in ("llama_cpp", "fastapi", "starlette_context")
 ):
     pytest.skip("llama.cpp's server needs the `local` extra", allow_module_level=True)
+
+
+AEGRA_ENV = {"KNOWLEDGE_URI": "", "ADAPTIVE_RAG_CHAT_MODEL": f"openai:{ALIAS}"}
+"""Aegra's workers: the model server's model, the knowledge base in Chroma at `kb_path`."""
+LONG = "Explain the whole warranty in detail."
+"""A question whose answer is long enough to be stopped while it is written."""
+
+
+def served_settings(kb_dir: Path) -> dict[str, Any]:
+    """The run context of the served tests: the sample knowledge base, no answer cache."""
+    return {
+        "kb_path": str(kb_dir),
+        "collection": "quillon",
+        "kb_description": KB,
+        "answer_cache": False,
+    }
+
+
+def stream_answer(
+    client: Any, thread: str, settings: dict[str, Any]
+) -> tuple[str, list[Any], list[Any]]:
+    """Stream the answer to SIMPLE on a thread: its run id, the AI message chunks, the values."""
+    run_id, chunks, values = "", [], []
+    for part in client.runs.stream(
+        thread,
+        "agent",
+        input={"messages": [{"role": "user", "content": SIMPLE}]},
+        context=settings,
+        stream_mode=["messages-tuple", "values"],
+    ):
+        if part.event == "metadata":
+            run_id = part.data["run_id"]
+        elif part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
+            chunks.append(part.data)
+        elif part.event == "values":
+            values.append(part.data)
+    return run_id, chunks, values
+
+
+def long_answer_begun(
+    client: Any, thread: str, settings: dict[str, Any], tokens: int
+) -> tuple[str, list[float]]:
+    """Start the long answer and stop reading after `tokens` of its tokens: run id, their times."""
+    run_id, times = "", []
+    for part in client.runs.stream(
+        thread,
+        "agent",
+        input={"messages": [{"role": "user", "content": LONG}]},
+        context={**settings, "declines": "never"},
+        stream_mode="messages-tuple",
+    ):
+        if part.event == "metadata":
+            run_id = part.data["run_id"]
+        elif part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
+            times.append(time.monotonic())
+            if len(times) == tokens:  # the answer is being written
+                break
+    return run_id, times
 
 
 def test_a_run_cancelled_during_a_json_judgment_frees_the_server(
@@ -83,27 +142,11 @@ def test_the_answer_streams_over_langgraph_dev_and_a_cancel_frees_the_server(
         "ADAPTIVE_RAG_CHAT_MODEL": f"openai:{ALIAS}",
         "ADAPTIVE_RAG_DATA": str(tmp_path / "data"),
     }
-    settings = {
-        "kb_path": str(hosted_kb),
-        "collection": "quillon",
-        "kb_description": KB,
-        "answer_cache": False,
-    }
+    settings = served_settings(hosted_kb)
     with langgraph_dev(tmp_path, {}, env) as (url, _):
         client = get_sync_client(url=url)
         thread = client.threads.create()["thread_id"]
-        chunks, values = [], []
-        for part in client.runs.stream(
-            thread,
-            "agent",
-            input={"messages": [{"role": "user", "content": SIMPLE}]},
-            context=settings,
-            stream_mode=["messages-tuple", "values"],
-        ):
-            if part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
-                chunks.append(part.data)
-            elif part.event == "values":
-                values.append(part.data)
+        _, chunks, values = stream_answer(client, thread, settings)
         assert {meta["langgraph_node"] for _, meta in chunks} == {"generate"}, chunks[:3]
         assert len({message["id"] for message, _ in chunks}) == 1
         assert len(chunks) >= 5  # token by token, not the answer in one piece
@@ -116,22 +159,7 @@ def test_the_answer_streams_over_langgraph_dev_and_a_cancel_frees_the_server(
         assert not final["failures"], final["failures"]
 
         thread = client.threads.create()["thread_id"]
-        run_id, times = "", []
-        for part in client.runs.stream(
-            thread,
-            "agent",
-            input={
-                "messages": [{"role": "user", "content": "Explain the whole warranty in detail."}]
-            },
-            context={**settings, "declines": "never"},
-            stream_mode="messages-tuple",
-        ):
-            if part.event == "metadata":
-                run_id = part.data["run_id"]
-            elif part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
-                times.append(time.monotonic())
-                if len(times) == 4:  # the answer is being written
-                    break
+        run_id, times = long_answer_begun(client, thread, settings, tokens=4)
         started = time.monotonic()
         client.runs.cancel(thread, run_id)
         busy = busy_until(server[1], started)
@@ -149,51 +177,17 @@ def test_on_aegra_the_answer_streams_through_a_process_that_runs_nothing_and_a_c
     from aegra import bearer, deployment
     from langgraph_sdk import get_sync_client
 
-    settings = {
-        "kb_path": str(hosted_kb),
-        "collection": "quillon",
-        "kb_description": KB,
-        "answer_cache": False,
-    }
-    env = {"KNOWLEDGE_URI": "", "ADAPTIVE_RAG_CHAT_MODEL": f"openai:{ALIAS}"}
-    with deployment(tmp_path / "aegra", model_url=hosted, env=env) as (a, b):
+    settings = served_settings(hosted_kb)
+    with deployment(tmp_path / "aegra", model_url=hosted, env=AEGRA_ENV) as (a, b):
         client = get_sync_client(url=a.url, headers=bearer("alice"))
         thread = client.threads.create()["thread_id"]
-        run_id, chunks, values = "", [], []
-        for part in client.runs.stream(
-            thread,
-            "agent",
-            input={"messages": [{"role": "user", "content": SIMPLE}]},
-            context=settings,
-            stream_mode=["messages-tuple", "values"],
-        ):
-            if part.event == "metadata":
-                run_id = part.data["run_id"]
-            elif part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
-                chunks.append(part.data)
-            elif part.event == "values":
-                values.append(part.data)
+        run_id, chunks, values = stream_answer(client, thread, settings)
         assert b.ran(run_id) and not a.ran(run_id)
         assert len(chunks) >= 5  # token by token, not the answer in one piece
         assert "14" in values[-1]["messages"][-1]["content"], values[-1]["messages"][-1]
 
         thread = client.threads.create()["thread_id"]
-        run_id, times = "", []
-        for part in client.runs.stream(
-            thread,
-            "agent",
-            input={
-                "messages": [{"role": "user", "content": "Explain the whole warranty in detail."}]
-            },
-            context={**settings, "declines": "never"},
-            stream_mode="messages-tuple",
-        ):
-            if part.event == "metadata":
-                run_id = part.data["run_id"]
-            elif part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
-                times.append(time.monotonic())
-                if len(times) == 4:  # the answer is being written, on B
-                    break
+        run_id, times = long_answer_begun(client, thread, settings, tokens=4)
         started = time.monotonic()
         client.runs.cancel(thread, run_id)
         busy = busy_until(server[1], started)
@@ -216,17 +210,11 @@ def test_on_aegra_a_worker_killed_mid_answer_leaves_the_thread_whole_and_the_oth
     import os
     import signal
 
-    from aegra import bearer, deployment
+    from aegra import bearer, deployment, run_ended
     from langgraph_sdk import get_sync_client
 
-    settings = {
-        "kb_path": str(hosted_kb),
-        "collection": "quillon",
-        "kb_description": KB,
-        "answer_cache": False,
-    }
-    env = {"KNOWLEDGE_URI": "", "ADAPTIVE_RAG_CHAT_MODEL": f"openai:{ALIAS}"}
-    with deployment(tmp_path / "aegra", model_url=hosted, env=env, workers=3) as workers:
+    settings = served_settings(hosted_kb)
+    with deployment(tmp_path / "aegra", model_url=hosted, env=AEGRA_ENV, workers=3) as workers:
         a = workers[0]
         client = get_sync_client(url=a.url, headers=bearer("alice"))
         thread = client.threads.create()["thread_id"]
@@ -237,22 +225,9 @@ def test_on_aegra_a_worker_killed_mid_answer_leaves_the_thread_whole_and_the_oth
             context=settings,
         )
         assert isinstance(first, dict) and "14" in first["answer"], first
-        run_id, victim = "", None
-        for part in client.runs.stream(
-            thread,
-            "agent",
-            input={
-                "messages": [{"role": "user", "content": "Explain the whole warranty in detail."}]
-            },
-            context={**settings, "declines": "never"},
-            stream_mode="messages-tuple",
-        ):
-            if part.event == "metadata":
-                run_id = part.data["run_id"]
-            elif part.event == "messages" and part.data[0]["type"].lower().startswith("ai"):
-                victim = next(w for w in workers if w.ran(run_id))
-                break  # the answer is being written, on `victim`
-        assert victim is not None and victim is not a
+        run_id, _ = long_answer_begun(client, thread, settings, tokens=1)
+        victim = next(w for w in workers if w.ran(run_id))  # the answer is being written there
+        assert victim is not a
         killed = time.monotonic()
         os.killpg(victim.pid, signal.SIGKILL)
         survivor = next(w for w in workers[1:] if w is not victim)
@@ -265,10 +240,7 @@ def test_on_aegra_a_worker_killed_mid_answer_leaves_the_thread_whole_and_the_oth
             context=settings,
         )
         next_served = time.monotonic() - killed
-        status = "running"
-        while status in ("pending", "running") and time.monotonic() - killed < 300:
-            status = client.runs.get(thread, run_id)["status"]
-            time.sleep(1)
+        status = run_ended(client, thread, run_id, deadline=killed + 300)
         kept = client.threads.get_state(thread)["values"]["messages"]
     print(
         f"\nAegra, kill -9 mid-answer on the real model: next run served {next_served:.1f} s",
