@@ -255,3 +255,21 @@ def messages_of(url: str, thread: str) -> list[dict[str, Any]]:
     """Return the messages a served thread holds."""
     state = httpx.get(f"{url}/threads/{thread}/state", timeout=10).json()
     return list((state.get("values") or {}).get("messages") or [])
+
+
+def clarify_then_resume(asker: Any, resumer: Any, graph: str = "scripted") -> str:
+    """Raise the clarify interrupt through one SDK client and resume it through another.
+
+    Checks the interrupt is clarify's and the resumed run answered after searching with the
+    reply; returns the thread.
+    """
+    thread = str(asker.threads.create()["thread_id"])
+    asker.runs.wait(thread, graph, input={"question": "What about the other one?"})
+    waiting = resumer.threads.get_state(thread)
+    (interrupt,) = [i for task in waiting["tasks"] for i in task.get("interrupts", [])]
+    assert interrupt["value"]["type"] == "clarify"
+    out = resumer.runs.wait(thread, graph, command={"resume": "the Zephyr X2 kettle"})
+    assert isinstance(out, dict) and out["answer"], out
+    steps = out["diagnostics"]["steps"]
+    assert "clarify" in steps and "retrieve" in steps  # resumed, then searched with the reply
+    return thread

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from servers import ROOT, langgraph_dev
+from servers import ROOT, clarify_then_resume, langgraph_dev
 
 pytestmark = pytest.mark.server
 
@@ -200,12 +200,4 @@ def test_the_clarify_interrupt_is_resumed_through_the_sdk(server: str) -> None:
     from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=server)
-    thread = client.threads.create()["thread_id"]
-    client.runs.wait(thread, "scripted", input={"question": "What about the other one?"})
-    waiting = client.threads.get_state(thread)
-    (interrupt,) = [i for task in waiting["tasks"] for i in task.get("interrupts", [])]
-    assert interrupt["value"]["type"] == "clarify"
-    out = client.runs.wait(thread, "scripted", command={"resume": "the Zephyr X2 kettle"})
-    assert isinstance(out, dict) and out["answer"], out
-    steps = out["diagnostics"]["steps"]
-    assert "clarify" in steps and "retrieve" in steps  # resumed, then searched with the reply
+    clarify_then_resume(client, client)

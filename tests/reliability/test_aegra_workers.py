@@ -18,7 +18,7 @@ import httpx
 import pytest
 from aegra import Worker, bearer, deployment, executed_by, run_ended
 from langgraph_sdk import get_sync_client
-from servers import ROOT
+from servers import ROOT, clarify_then_resume
 from tenants import QUESTIONS, build_kb, leaks
 
 pytestmark = pytest.mark.server
@@ -74,15 +74,7 @@ def test_the_clarify_interrupt_raised_through_one_is_resumed_through_another(
 ) -> None:
     first = get_sync_client(url=workers[1].url, headers=bearer("alice"))
     other = get_sync_client(url=workers[2].url, headers=bearer("alice"))
-    thread = first.threads.create()["thread_id"]
-    first.runs.wait(thread, "scripted", input={"question": "What about the other one?"})
-    waiting = other.threads.get_state(thread)
-    (interrupt,) = [i for task in waiting["tasks"] for i in task.get("interrupts", [])]
-    assert interrupt["value"]["type"] == "clarify"
-    out = other.runs.wait(thread, "scripted", command={"resume": "the Zephyr X2 kettle"})
-    assert isinstance(out, dict) and out["answer"], out
-    steps = out["diagnostics"]["steps"]
-    assert "clarify" in steps and "retrieve" in steps  # resumed, then searched with the reply
+    thread = clarify_then_resume(first, other)
     assert len(other.runs.list(thread)) == 2  # the interrupted run and its resumption
 
 
