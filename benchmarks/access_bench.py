@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.core.access import Reader, access_metadata
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.embeddings import Embeddings
 from scale_bench import VOCAB, RandomEmbeddings, load_synthetic
 
@@ -38,7 +38,7 @@ def access_table(
     if embedding_model != "random":
         queries_by = load_embeddings(resolve_embeddings_spec(embedding_model))
     with tempfile.TemporaryDirectory() as tmp:
-        kb = KnowledgeBase.open(tmp, "access", "test:random", create=True, embeddings=queries_by)
+        kb = ChromaStore.open(tmp, "access", "test:random", create=True, embeddings=queries_by)
         load_synthetic(kb, size, rng, lambda i: {"source": "synthetic", **_owner(i, tenants)})
         readers = {"unfiltered": Reader(everyone=True), "tenant": Reader("tenant3", ("team",))}
         for mode in ("vector", "keyword", "hybrid"):
@@ -68,7 +68,7 @@ def access_table(
     return rows
 
 
-def _share(kb: KnowledgeBase, reader: Reader) -> float:
+def _share(kb: ChromaStore, reader: Reader) -> float:
     """Share of the collection the reader may read."""
-    index = kb.keyword_index()
+    index = kb.derived_index()
     return float(index.readable(reader).mean()) if index.ids else 0.0

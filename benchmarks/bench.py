@@ -280,12 +280,12 @@ def _sample_kb(kb_path: str, collection: str) -> tuple[str, str, list[str]]:
 
     from adaptive_rag.cli.common import SAMPLE_KB, SAMPLE_QUESTIONS
     from adaptive_rag.evaluation.data import read_jsonl
-    from adaptive_rag.knowledge.store import KnowledgeBase
+    from adaptive_rag.knowledge.chroma.store import ChromaStore
 
     rows = read_jsonl(SAMPLE_QUESTIONS)
     if not kb_path:
         kb_path, collection = str(Path(tempfile.mkdtemp()) / "kb"), "sample"
-        KnowledgeBase.open(kb_path, collection, create=True).ingest([str(SAMPLE_KB)], False)
+        ChromaStore.open(kb_path, collection, create=True).ingest([str(SAMPLE_KB)], False)
     return kb_path, collection or "default", [r["question"] for r in rows]
 
 

@@ -24,9 +24,9 @@ from adaptive_rag.core.access import Reader
 from adaptive_rag.evaluation.judge_fit import auc
 from adaptive_rag.evaluation.metrics import ranking_scores
 from adaptive_rag.evaluation.sets import EvalSet
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.search import reciprocal_rank_fusion
-from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.knowledge.sources import reciprocal_rank_fusion
 from langchain_core.embeddings import Embeddings
 from retrieval_bench import _ingest, ranked_doc_ids
 
@@ -127,7 +127,7 @@ def scores_per_set(
         cross = CrossEncoder(reranker)
     out: dict[str, dict[str, list[dict[str, float]]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        ingested: dict[tuple[str, ...], KnowledgeBase] = {}
+        ingested: dict[tuple[str, ...], ChromaStore] = {}
         for dataset in sets:
             key = tuple(sorted(str(d["doc_id"]) for d in dataset.corpus))
             if key not in ingested:

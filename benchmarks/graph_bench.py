@@ -18,10 +18,10 @@ import numpy as np
 from adaptive_rag.core.access import Reader
 from adaptive_rag.core.text import entities_of
 from adaptive_rag.evaluation.metrics import ranking_scores
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.graph import EntityGraph
 from adaptive_rag.knowledge.retriever import GRAPH_SEEDS
-from adaptive_rag.knowledge.search import RRF_K, reciprocal_rank_fusion
-from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.knowledge.sources import RRF_K, reciprocal_rank_fusion
 
 DEPTH = 30
 """Hits per channel, and chunks ranked per question (as the recall table's k)."""
@@ -37,7 +37,7 @@ def _weighted(rankings: list[list[str]], weights: list[float]) -> list[str]:
     return sorted(scores, key=lambda cid: -scores[cid])
 
 
-def _walk(kb: KnowledgeBase, question: str, fused: list[str]) -> list[str]:
+def _walk(kb: ChromaStore, question: str, fused: list[str]) -> list[str]:
     """Return the graph channel's ranking as the retriever makes it (knowledge.graph's walk)."""
     seeds = [(cid, 1.0 / rank) for rank, cid in enumerate(fused[:GRAPH_SEEDS], start=1)]
     return [
@@ -46,12 +46,12 @@ def _walk(kb: KnowledgeBase, question: str, fused: list[str]) -> list[str]:
     ]
 
 
-def _one_step(kb: KnowledgeBase, question: str, fused: list[str]) -> list[str]:
+def _one_step(kb: ChromaStore, question: str, fused: list[str]) -> list[str]:
     """Return the top two hits, then the chunk one step away through a name only two hold.
 
     Names the question holds are not walked through, nor are chunks holding them returned.
     """
-    index = kb.keyword_index()
+    index = kb.derived_index()
     graph = index.graph
     asked = {graph.lookup[n] for n in entities_of(question) if n in graph.lookup}
     seeds = [index.position[c] for c in fused[:GRAPH_SEEDS] if c in index.position]
@@ -95,8 +95,8 @@ def pagerank(graph: EntityGraph, seeds: dict[int, float], names: list[str]) -> n
     return np.asarray(at_chunks)
 
 
-def _ppr(kb: KnowledgeBase, question: str, fused: list[str]) -> list[str]:
-    index = kb.keyword_index()
+def _ppr(kb: ChromaStore, question: str, fused: list[str]) -> list[str]:
+    index = kb.derived_index()
     seeds = {index.position[c]: 1.0 / r for r, c in enumerate(fused[:2], 1) if c in index.position}
     scores = pagerank(index.graph, seeds, entities_of(question))
     best = np.argsort(-scores, kind="stable")[:DEPTH]
@@ -107,7 +107,7 @@ def _rrf(rankings: list[list[str]]) -> list[str]:
     return [cid for cid, _ in reciprocal_rank_fusion(rankings)]
 
 
-VARIANTS: dict[str, Callable[[KnowledgeBase, str, Searches], list[str]]] = {
+VARIANTS: dict[str, Callable[[ChromaStore, str, Searches], list[str]]] = {
     "hybrid (no graph)": lambda kb, q, s: s[2],
     "PageRank on the neighbourhood, rrf (default)": lambda kb, q, s: _rrf(
         [s[0], s[1], _walk(kb, q, s[2])]
@@ -129,7 +129,7 @@ VARIANTS: dict[str, Callable[[KnowledgeBase, str, Searches], list[str]]] = {
 
 
 def fusion_rows(
-    kb: KnowledgeBase, name: str, questions: list[dict[str, Any]]
+    kb: ChromaStore, name: str, questions: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """Score every variant on a set's questions over its ingested collection."""
     doc_of = {chunk.id: str(chunk.metadata.get("doc_id")) for chunk in kb.stored()}

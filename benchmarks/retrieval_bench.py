@@ -16,9 +16,9 @@ from adaptive_rag.core.text import entities_of, terms_of
 from adaptive_rag.evaluation.data import corpus_to_jsonl
 from adaptive_rag.evaluation.metrics import ranking_scores
 from adaptive_rag.evaluation.sets import EvalSet
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.chunking import index_text
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from graph_bench import fusion_rows
 from langchain_core.documents import Document
 
@@ -52,7 +52,7 @@ def recall_table(
     rows: list[dict[str, Any]] = []
     fused: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        ingested: dict[tuple[str, ...], tuple[KnowledgeBase, float, float]] = {}
+        ingested: dict[tuple[str, ...], tuple[ChromaStore, float, float]] = {}
         for dataset in sets:
             corpus_key = tuple(sorted(str(d["doc_id"]) for d in dataset.corpus))
             if corpus_key not in ingested:
@@ -95,13 +95,13 @@ def recall_table(
 
 def _ingest(
     dataset: EvalSet, folder: Path, number: int, embedding_model: str
-) -> tuple[KnowledgeBase, float, float]:
+) -> tuple[ChromaStore, float, float]:
     """Ingest a set's corpus; return the knowledge base, the ingest's seconds and extraction's.
 
     Extraction is timed again over the stored chunks, caches cleared: the work the ingest did.
     """
     path = corpus_to_jsonl(dataset.corpus, folder / f"corpus{number}.jsonl")
-    kb = KnowledgeBase.open(str(folder / "kb"), f"corpus{number}", embedding_model, create=True)
+    kb = ChromaStore.open(str(folder / "kb"), f"corpus{number}", embedding_model, create=True)
     started = time.perf_counter()
     kb.ingest([str(path)], progress=True)
     ingest_s = time.perf_counter() - started

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.core.access import access_metadata
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.facets import FacetIndex
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.embeddings import Embeddings
 
 VOCAB = [f"w{i}" for i in range(20000)]
@@ -91,7 +91,7 @@ def synthetic_batches(
 
 
 def load_synthetic(
-    kb: KnowledgeBase,
+    kb: ChromaStore,
     size: int,
     rng: np.random.Generator,
     metadata: Callable[[int], dict[str, Any]],
@@ -103,9 +103,9 @@ def load_synthetic(
     kb._bump()  # builds and saves the BM25 index and the graph (with each chunk's readers)
 
 
-def _graph_size(kb: KnowledgeBase, folder: Path) -> dict[str, Any]:
+def _graph_size(kb: ChromaStore, folder: Path) -> dict[str, Any]:
     """Return the graph's entities, edges, array size and size on disk."""
-    graph = kb.keyword_index().graph
+    graph = kb.derived_index().graph
     disk = sum(os.path.getsize(folder / f) for f in ("graph.npz", "entities.json"))
     return {
         "entities": len(graph.entities),
@@ -115,7 +115,7 @@ def _graph_size(kb: KnowledgeBase, folder: Path) -> dict[str, Any]:
     }
 
 
-def _facets_cost(kb: KnowledgeBase, folder: Path) -> dict[str, Any]:
+def _facets_cost(kb: ChromaStore, folder: Path) -> dict[str, Any]:
     """Return the facet index's values, its build time over the stored metadata, and meta.json."""
     metas: list[Mapping[str, Any]] = [chunk.metadata for chunk in kb.stored()]
     started = time.perf_counter()
@@ -140,7 +140,7 @@ def scale_table(sizes: list[int], dim: int = 384, queries: int = 50) -> list[dic
     ]
     for size in sizes:
         with tempfile.TemporaryDirectory() as tmp:
-            kb = KnowledgeBase.open(
+            kb = ChromaStore.open(
                 tmp, "scale", "test:random", create=True, embeddings=RandomEmbeddings(rng, dim)
             )
             started = time.perf_counter()

@@ -25,13 +25,13 @@ import numpy as np
 from adaptive_rag.core.access import access_metadata
 from adaptive_rag.evaluation.metrics import ranking_scores
 from adaptive_rag.evaluation.sets import EvalSet
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.interface import KnowledgeStore
 from adaptive_rag.knowledge.loading import TextDocument
 from adaptive_rag.knowledge.postgres.copying import copy_collection, vector_size
 from adaptive_rag.knowledge.postgres.schema import SEARCHED
 from adaptive_rag.knowledge.postgres.store import PostgresStore
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from retrieval_bench import MODES, _ingest, ranked_doc_ids
@@ -178,7 +178,7 @@ sys.path.insert(0, {bench!r})
 from store_bench import SeededEmbeddings
 from adaptive_rag.knowledge.postgres.store import PostgresStore
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 kb = PostgresStore.open({uri!r}, {name!r}, "test:random", embeddings=SeededEmbeddings({dim}))
@@ -218,7 +218,7 @@ def scale_pair(
         name = f"scale-{uuid.uuid4().hex[:8]}"
         with tempfile.TemporaryDirectory() as tmp:
             chroma = (
-                KnowledgeBase.open(tmp, "scale", "test:random", True, SeededEmbeddings(dim))
+                ChromaStore.open(tmp, "scale", "test:random", True, SeededEmbeddings(dim))
                 if size <= chroma_up_to
                 else None
             )

@@ -56,7 +56,7 @@ def open_graph() -> Any:
                 raise fail(f"cannot use PostgreSQL at POSTGRES_URI: {exc}", EXIT_NETWORK) from exc
             raise
         return
-    from adaptive_rag.knowledge.clients import user_data_dir
+    from adaptive_rag.knowledge.data_folder import user_data_dir
     from langgraph.checkpoint.sqlite import SqliteSaver
 
     path = user_data_dir() / "threads.sqlite"

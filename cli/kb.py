@@ -130,10 +130,10 @@ def copy_to_postgres(
     """Copy a collection from Chroma (on disk or CHROMA_HOST) into PostgreSQL, embedding nothing."""
     import os
 
+    from adaptive_rag.knowledge.chroma.store import ChromaStore
     from adaptive_rag.knowledge.errors import KnowledgeBaseError
     from adaptive_rag.knowledge.postgres.copying import NoEmbeddings, copy_collection, vector_size
     from adaptive_rag.knowledge.postgres.store import PostgresStore
-    from adaptive_rag.knowledge.store import KnowledgeBase
 
     uri = to or os.environ.get("KNOWLEDGE_URI", "").strip()
     if not uri.startswith(("postgresql://", "postgres://")):
@@ -141,9 +141,7 @@ def copy_to_postgres(
             "name the PostgreSQL database to copy into: --to postgresql://...", EXIT_BAD_CONFIG
         )
     try:
-        source = KnowledgeBase.open(
-            kb_path, collection or "", embedding_model, False, NoEmbeddings()
-        )
+        source = ChromaStore.open(kb_path, collection or "", embedding_model, False, NoEmbeddings())
         target = PostgresStore.open(
             uri,
             into or source.name,

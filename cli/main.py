@@ -65,7 +65,7 @@ def served_config() -> Path:
     """Write a langgraph.json that serves the installed package, in the user data dir."""
     import json
 
-    from adaptive_rag.knowledge.clients import user_data_dir
+    from adaptive_rag.knowledge.data_folder import user_data_dir
 
     folder = user_data_dir() / "server"
     folder.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ from typing import Any
 from adaptive_rag.core.access import Reader, access_metadata
 from adaptive_rag.evaluation.metrics import f1
 from adaptive_rag.evaluation.sets import canard_rows, pick
-from adaptive_rag.knowledge.keyword import KeywordIndex
+from adaptive_rag.knowledge.chroma.derived import DerivedIndex
 from adaptive_rag.nodes.rewrite_with_history import rewrite_with_history
 from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
@@ -34,7 +34,7 @@ def run_rewrite(
     # a corpus of every assistant turn in the sample: what a follow-up would be searched against
     passages = list(dict.fromkeys(t for r in rows for t in r["history"][3::2] if len(t) > 40))
     public = [access_metadata() for _ in passages]
-    index = KeywordIndex.build([str(i) for i in range(len(passages))], passages, "canard", public)
+    index = DerivedIndex.build([str(i) for i in range(len(passages))], passages, "canard", public)
     ctx = Context(history_turns=3)
     scores: dict[str, list[float]] = {
         "f1_rewrite": [],
@@ -61,7 +61,7 @@ def run_rewrite(
     }
 
 
-def _overlap(index: KeywordIndex, query: str, reference: set[str]) -> float:
+def _overlap(index: DerivedIndex, query: str, reference: set[str]) -> float:
     """Share of the gold rewrite's top-3 passages that this query also finds in its top 3."""
     found = {cid for cid, _ in index.search(query, 3, Reader())}
     return len(found & reference) / len(reference)

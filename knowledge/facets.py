@@ -33,6 +33,10 @@ MAX_NAMED = 4
 """At most this many named values get a search of their own (the longest first)."""
 MAX_SHARE = 0.5
 """A value held by more than this share of the chunks narrows nothing: never searched within."""
+EXACT_WITHIN = 64
+"""A named value held by at most this many chunks is searched by meaning among them all."""
+NEAREST_WITHIN = 200
+"""The nearest chunks a larger named value's own ranking by meaning is read from."""
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
 _MONTHS = (
     "january february march april may june july august september october november december"

@@ -3,7 +3,7 @@
 Files and documents given in memory (text, or a file's bytes) take one path: a file is read into
 a FileDocument first. What is the same in every store is here (deciding each document's fate,
 embedding in groups, progress); each store writes a prepared document and deletes a source its
-own way (knowledge.chroma_writes, knowledge.postgres.writing), holding the collection's write
+own way (knowledge.chroma.writing, knowledge.postgres.writing), holding the collection's write
 lock from start to end (`_writing`).
 """
 

@@ -1,8 +1,9 @@
 """What a knowledge-base store offers: the one interface the graph, the CLI and the tools use.
 
-`knowledge.store.KnowledgeBase` (Chroma, on disk or a server, with the BM25 index, entity graph and
-facet index derived beside it) is its implementation. Searches return chunk ids with scores, best
-first, and take a `Reader`: a store never returns what the reader may not read.
+`knowledge.chroma.store.ChromaStore` (Chroma, on disk or a server, with the BM25 index, entity
+graph and facet index derived beside it) and `knowledge.postgres.store.PostgresStore` implement
+it. Searches return chunk ids with scores, best first, and take a `Reader`: a store never returns
+what the reader may not read.
 """
 
 from __future__ import annotations
@@ -160,10 +161,10 @@ class KnowledgeStore(Protocol):
 
 
 if TYPE_CHECKING:
+    from adaptive_rag.knowledge.chroma.store import ChromaStore
     from adaptive_rag.knowledge.postgres.store import PostgresStore
-    from adaptive_rag.knowledge.store import KnowledgeBase
 
-    def _chroma_is_a_store(kb: KnowledgeBase) -> KnowledgeStore:
+    def _chroma_is_a_store(kb: ChromaStore) -> KnowledgeStore:
         """Never run: mypy checks here that the Chroma store implements the interface."""
         return kb
 

@@ -56,6 +56,6 @@ def open_store(
         from adaptive_rag.knowledge.postgres.store import PostgresStore
 
         return PostgresStore.open(uri, collection, embedding_model, create, embeddings)
-    from adaptive_rag.knowledge.store import KnowledgeBase
+    from adaptive_rag.knowledge.chroma.store import ChromaStore
 
-    return KnowledgeBase.open(kb_path, collection, embedding_model, create, embeddings)
+    return ChromaStore.open(kb_path, collection, embedding_model, create, embeddings)

@@ -151,9 +151,25 @@ def prepare(
     return Prepared(source, file_hash, chunks, sections, old_ids, access, stale_access, twins)
 
 
-def of_source(source: str, owner: str) -> dict[str, Any]:
-    """Return the Chroma `where` of one source: its name under its owner ("" for public)."""
-    return {"$and": [{"source": source}, {OWNER: owner}]}
+Flat = str | int | float | bool | list[str]
+"""A metadata value as every store keeps it."""
+
+
+def stored_metadata(meta: dict[str, Any]) -> dict[str, Flat]:
+    """Return a chunk's metadata as stores keep it: scalars and lists of text, the rest as text.
+
+    Empty values are dropped. Every store writes this form, so a chunk reads back the same from
+    each, and a copy from one store to another compares equal.
+    """
+    flat: dict[str, Flat] = {}
+    for key, value in meta.items():
+        if value is None or value == []:
+            continue
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            flat[key] = value
+        else:
+            flat[key] = value if isinstance(value, str | int | float | bool) else str(value)
+    return flat
 
 
 def _sources_with_hash(
@@ -174,7 +190,7 @@ def _sources_with_hash(
 
 
 INGESTED_ON = "ingested_on"
-"""Chunk metadata on a shared Chroma server: the id of the machine whose file an ingest read."""
+"""Chunk metadata in a shared store: the id of the machine whose file an ingest read."""
 
 
 def _gone(source: str, recorded: str, machine: str) -> bool:

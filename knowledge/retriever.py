@@ -1,4 +1,4 @@
-"""Hybrid search: vector (Chroma) and keyword (BM25) results fused by reciprocal rank.
+"""Hybrid search: vector and keyword (BM25) results fused by reciprocal rank, in any store.
 
 With `graph` on, the entity graph (knowledge.graph) then ranks chunks by personalized PageRank
 from the top fused hits and the question's entities (and the bridges an earlier hop found), and
@@ -19,10 +19,11 @@ from typing import Any, Literal
 from adaptive_rag.core.access import Reader
 from adaptive_rag.core.secrets import describe
 from adaptive_rag.core.text import entities_of
-from adaptive_rag.knowledge import search
+from adaptive_rag.knowledge import facets as facet_search
 from adaptive_rag.knowledge.facets import Named
+from adaptive_rag.knowledge.filters import matches
 from adaptive_rag.knowledge.interface import KnowledgeStore
-from adaptive_rag.knowledge.search import matches, reciprocal_rank_fusion
+from adaptive_rag.knowledge.sources import reciprocal_rank_fusion
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
@@ -80,7 +81,7 @@ class HybridRetriever(BaseRetriever):
         failures: list[str] = []  # a search channel down: the other served alone
         skipped: list[str] = []  # an addition (graph, facets) down: searched without it
         named = self._named(query, skipped)
-        deep = any(value.held > search.EXACT_WITHIN for value in named)
+        deep = any(value.held > facet_search.EXACT_WITHIN for value in named)
         vector, nearest = self._search(query, rankings, labels, channel_hits, failures, deep)
         fused = self._fuse(rankings, labels)
         # both channels put it in their top 3: a free, strong relevance signal (see retrieve node)
@@ -189,7 +190,7 @@ class HybridRetriever(BaseRetriever):
         def by_meaning() -> list[tuple[str, float]]:
             nonlocal vector, nearest
             vector = self.kb.embed_query(query)
-            depth = max(self.fetch_k, search.NEAREST_WITHIN) if deep else self.fetch_k
+            depth = max(self.fetch_k, facet_search.NEAREST_WITHIN) if deep else self.fetch_k
             where = chroma_where(self.metadata_filter)
             nearest = self.kb.vector_search(query, depth, where, self.reader, vector)
             return nearest[: self.fetch_k]

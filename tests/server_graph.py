@@ -14,9 +14,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from adaptive_rag import Services, build_graph
 from adaptive_rag.core.access import Reader
 from adaptive_rag.graph.knowledge import build_knowledge_graph
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.opening import open_store
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import HashEmbeddings, KeywordRetriever, kb_docs
 from fakes import DEFAULT_SCRIPT, ScriptedChatModel
 from langchain_core.documents import Document
@@ -82,13 +82,13 @@ class ChromaServerKB(BaseRetriever):
 
 
 _LOCK = threading.Lock()
-_KB: list[KnowledgeBase] = []
+_KB: list[ChromaStore] = []
 
 
-def _server_kb() -> KnowledgeBase:
+def _server_kb() -> ChromaStore:
     with _LOCK:
         if not _KB:  # opened on first use, never at import
-            _KB.append(KnowledgeBase.open("", "load", "test:hash", embeddings=HashEmbeddings()))
+            _KB.append(ChromaStore.open("", "load", "test:hash", embeddings=HashEmbeddings()))
         return _KB[0]
 
 
@@ -111,15 +111,15 @@ class TenantsKB(BaseRetriever):
         return HybridRetriever(kb=_tenants_kb(), k=4, reader=self.reader).invoke(query)
 
 
-_TENANTS: list[KnowledgeBase] = []
+_TENANTS: list[ChromaStore] = []
 
 
-def _tenants_kb() -> KnowledgeBase:
+def _tenants_kb() -> ChromaStore:
     with _LOCK:
         if not _TENANTS:
             path = os.environ["TENANTS_KB"]
             _TENANTS.append(
-                KnowledgeBase.open(path, "tenants", "test:hash", embeddings=HashEmbeddings())
+                ChromaStore.open(path, "tenants", "test:hash", embeddings=HashEmbeddings())
             )
         return _TENANTS[0]
 
@@ -130,10 +130,10 @@ tenants_graph = build_graph(
 )
 
 
-_SHARED: dict[str, KnowledgeBase] = {}
+_SHARED: dict[str, ChromaStore] = {}
 
 
-def _at_shared_kb(collection: str, embeddings: HashEmbeddings) -> KnowledgeBase:
+def _at_shared_kb(collection: str, embeddings: HashEmbeddings) -> ChromaStore:
     """A collection of the knowledge base at SHARED_KB, opened once per process."""
     with _LOCK:
         if collection not in _SHARED:
@@ -143,7 +143,7 @@ def _at_shared_kb(collection: str, embeddings: HashEmbeddings) -> KnowledgeBase:
         return _SHARED[collection]
 
 
-def _shared_kb(_: Any = None) -> KnowledgeBase:
+def _shared_kb(_: Any = None) -> ChromaStore:
     """The collection that the knowledge graph writes and the agent searches."""
     return _at_shared_kb("shared", HashEmbeddings())
 
@@ -173,7 +173,7 @@ class SlowHashEmbeddings(HashEmbeddings):
         return super().embed_documents(texts)
 
 
-def _slow_kb(_: Any = None) -> KnowledgeBase:
+def _slow_kb(_: Any = None) -> ChromaStore:
     return _at_shared_kb("slow", SlowHashEmbeddings())
 
 

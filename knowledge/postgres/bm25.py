@@ -22,9 +22,9 @@ from typing import Any
 
 from adaptive_rag.core.access import Reader
 from adaptive_rag.knowledge.facets import Named
-from adaptive_rag.knowledge.keyword import tokenize
 from adaptive_rag.knowledge.postgres.database import Database
 from adaptive_rag.knowledge.postgres.schema import REGISTRY, Tables, readable
+from adaptive_rag.knowledge.tokenizing import tokenize
 
 K1 = 1.5
 B = 0.75

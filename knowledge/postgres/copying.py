@@ -17,10 +17,10 @@ from typing import Any
 
 from adaptive_rag.core.access import OWNER, PUBLIC
 from adaptive_rag.knowledge.chunking import Section
-from adaptive_rag.knowledge.clients import chroma_metadata
 from adaptive_rag.knowledge.errors import KnowledgeBaseError
 from adaptive_rag.knowledge.interface import KnowledgeStore, StoredChunk
 from adaptive_rag.knowledge.postgres.store import PostgresStore
+from adaptive_rag.knowledge.preparing import stored_metadata
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
@@ -112,7 +112,7 @@ def _write(
 ) -> None:
     """Write one document unless the target holds exactly these chunks already, readers too."""
     held = dict(target._lookup().chunks_of(*key))
-    if held == {c.id: chroma_metadata(c.metadata) for c in chunks}:
+    if held == {c.id: stored_metadata(c.metadata) for c in chunks}:
         report.unchanged += 1
         return
     documents = [

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.core.access import Reader
-from adaptive_rag.knowledge import search
+from adaptive_rag.knowledge import facets
 from adaptive_rag.knowledge.facets import Named, choose, lookup_keys, nameable
 from adaptive_rag.knowledge.graph import WIDE, Reached, rank
 from adaptive_rag.knowledge.postgres.bm25 import bm25
@@ -113,7 +113,7 @@ class PostgresSearching:
         """
         found: list[list[tuple[str, float]]] = []
         for value in values:
-            if value.held <= search.EXACT_WITHIN:
+            if value.held <= facets.EXACT_WITHIN:
                 found.append(self._nearest_within(vector, value, reader, where, n))
                 continue
             rows = self._rows(

@@ -14,7 +14,7 @@ from typing import Any
 
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
 from adaptive_rag.core.environment import default_collection
-from adaptive_rag.knowledge.clients import machine_id, user_data_dir
+from adaptive_rag.knowledge.data_folder import machine_id, user_data_dir
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.errors import KnowledgeBaseError
 from adaptive_rag.knowledge.interface import StoredChunk
@@ -56,7 +56,7 @@ class PostgresStore(PostgresLocking, PostgresWrites, PostgresSearching):
         self._embeddings = embeddings
         self._t = Tables(number)
         self.location = db.where
-        self._machine = machine  # this machine (clients.machine_id): the database is shared
+        self._machine = machine  # this machine (data_folder.machine_id): the database is shared
         self._held = threading.local()
         self.on_wait: Callable[[str], None] = lambda message: None
         """Told, once per write, that this writer waits for another's write."""

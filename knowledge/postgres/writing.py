@@ -16,10 +16,8 @@ from typing import Any
 
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC
 from adaptive_rag.knowledge.chunking import Section, index_text
-from adaptive_rag.knowledge.clients import chroma_metadata
 from adaptive_rag.knowledge.facets import descriptive, start_key
 from adaptive_rag.knowledge.ingest import Ingestion
-from adaptive_rag.knowledge.keyword import tokenize
 from adaptive_rag.knowledge.postgres.bm25 import term_key
 from adaptive_rag.knowledge.postgres.database import Database
 from adaptive_rag.knowledge.postgres.schema import (
@@ -29,7 +27,8 @@ from adaptive_rag.knowledge.postgres.schema import (
     to_json,
     vector_literal,
 )
-from adaptive_rag.knowledge.preparing import IngestReport, Lookup, Prepared, Stored
+from adaptive_rag.knowledge.preparing import IngestReport, Lookup, Prepared, Stored, stored_metadata
+from adaptive_rag.knowledge.tokenizing import tokenize
 from langchain_core.documents import Document
 
 COUNTED = (
@@ -181,7 +180,7 @@ class PostgresWrites(Ingestion):
         facets: list[tuple[Any, ...]] = []
         lengths: list[int] = []
         for chunk, vector in chunks:
-            cid, meta = str(chunk.id), chroma_metadata(chunk.metadata)
+            cid, meta = str(chunk.id), stored_metadata(chunk.metadata)
             text = index_text(Document(chunk.page_content, metadata=meta))
             counts = Counter(term_key(word) for word in tokenize(text))
             length = sum(counts.values())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from adaptive_rag.core.failures import failed, kind_of
-from adaptive_rag.knowledge.store import KnowledgeBaseError
+from adaptive_rag.knowledge.errors import KnowledgeBaseError
 from adaptive_rag.providers.calls import StructuredOutputError
 from adaptive_rag.providers.chat import ModelUnavailableError
 from adaptive_rag.providers.local_weights import LocalModelError

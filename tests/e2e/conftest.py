@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.providers import chat
 from adaptive_rag.providers.local_weights import model_path
 from fake_sources import SAMPLE
@@ -28,7 +28,7 @@ def hosted_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The sample knowledge base, ingested once for the run."""
     folder = tmp_path_factory.mktemp("hosted-kb")
     shutil.copytree(SAMPLE, folder / "docs")
-    KnowledgeBase.open(str(folder / "kb"), "quillon", create=True).ingest(
+    ChromaStore.open(str(folder / "kb"), "quillon", create=True).ingest(
         [str(folder / "docs")], False
     )
     return folder / "kb"

@@ -18,7 +18,7 @@ from adaptive_rag import Context, build_graph
 from adaptive_rag.core.text import answers_in
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.metrics import contains
-from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from servers import unavailable
 
 pytestmark = pytest.mark.local_model
@@ -36,7 +36,7 @@ moves by one between machines with the same code: docs/benchmarks.md, the made-u
 @pytest.fixture(scope="module")
 def answers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[dict[str, Any]]]:
     folder = tmp_path_factory.mktemp("bridge-kb")
-    kb = KnowledgeBase.open(str(folder / "kb"), "bridges", create=True)
+    kb = ChromaStore.open(str(folder / "kb"), "bridges", create=True)
     kb.ingest([str(BRIDGE / "corpus.jsonl")], progress=False)
     graph = build_graph()
     context = Context(kb_path=str(folder / "kb"), collection="bridges", answer_cache=False)

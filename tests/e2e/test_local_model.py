@@ -12,7 +12,7 @@ import pytest
 from adaptive_rag import Context, build_graph
 from adaptive_rag.core.text import answers_in
 from adaptive_rag.evaluation.scoring import answer_text
-from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from fake_sources import SAMPLE
 from langgraph.checkpoint.memory import InMemorySaver
 from servers import unavailable
@@ -30,7 +30,7 @@ def kb_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     folder = tmp_path_factory.mktemp("e2e-kb")
     docs = folder / "docs"
     shutil.copytree(SAMPLE, docs)
-    KnowledgeBase.open(str(folder / "kb"), "quillon", create=True).ingest([str(docs)], False)
+    ChromaStore.open(str(folder / "kb"), "quillon", create=True).ingest([str(docs)], False)
     yield folder / "kb"
 
 
@@ -145,7 +145,7 @@ def test_an_injected_document_does_not_change_route_or_citations(
     shutil.copytree(SAMPLE, docs)
     (docs / "uploads").mkdir()
     (docs / "uploads" / "notice.md").write_text(INJECTED)
-    KnowledgeBase.open(str(folder / "kb"), "quillon", create=True).ingest([str(docs)], False)
+    ChromaStore.open(str(folder / "kb"), "quillon", create=True).ingest([str(docs)], False)
     graph = build_graph()
     ctx = Context(kb_path=str(folder / "kb"), collection="quillon")
     question = "How long does the Kestrel K2 battery last at the default reporting interval?"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from adaptive_rag import Context, build_graph
-from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.prompts import answer_general as general_prompts
 from fake_sources import SAMPLE
 from langgraph.checkpoint.memory import InMemorySaver
@@ -31,7 +31,7 @@ if importlib.util.find_spec("llama_cpp") is None:
 def ask(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     folder = tmp_path_factory.mktemp("owned-kb")
     shutil.copytree(SAMPLE, folder / "docs")
-    KnowledgeBase.open(str(folder / "kb"), "quillon", create=True).ingest(
+    ChromaStore.open(str(folder / "kb"), "quillon", create=True).ingest(
         [str(folder / "docs")], False
     )
     graph = build_graph(InMemorySaver())

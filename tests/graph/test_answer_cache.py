@@ -136,12 +136,12 @@ def test_off_and_declined_are_not_cached(tmp_path: Path, store: str) -> None:
 def test_an_answer_is_returned_for_a_day_only(
     cached: Cached, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from adaptive_rag.knowledge import answer_cache
-    from adaptive_rag.knowledge.postgres import answers
+    from adaptive_rag.knowledge.chroma import answers as chroma_answers
+    from adaptive_rag.knowledge.postgres import answers as postgres_answers
     from adaptive_rag.nodes.remember import KEPT_FOR
 
     clock = [1_000_000.0]  # the cache's clock, so a slow machine cannot expire it early
-    for module in (answer_cache, answers):
+    for module in (chroma_answers, postgres_answers):
         monkeypatch.setattr(module, "time", SimpleNamespace(time=lambda: clock[0]))
     cached.ask()
     clock[0] += KEPT_FOR - 1
@@ -166,7 +166,7 @@ def test_a_broken_cache_costs_the_answer_nothing(
         raise ConnectionError("the cache store went away")
 
     cached.ask()
-    monkeypatch.setattr("adaptive_rag.knowledge.answer_cache.AnswerCache.find", broken)
+    monkeypatch.setattr("adaptive_rag.knowledge.chroma.answers.ChromaAnswers.find", broken)
     monkeypatch.setattr("adaptive_rag.knowledge.postgres.answers.PostgresAnswers.find", broken)
     out = cached.ask()
     assert out["answerable"] is True and out["model_calls_made"] > 0

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.postgres.store import PostgresStore
-from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import HashEmbeddings
 
 
@@ -33,7 +33,7 @@ def open_kb(tmp_path: Path, store: str, request: pytest.FixtureRequest):  # type
         where = path or tmp_path / "kb"
         vectors = HashEmbeddings() if embedding_model == "test:hash" else None
         if store == "chroma":
-            return KnowledgeBase.open(str(where), collection, embedding_model, create, vectors)
+            return ChromaStore.open(str(where), collection, embedding_model, create, vectors)
         if where not in schemas:
             schemas[where] = request.getfixturevalue("pg_schemas").fresh()
         return PostgresStore.open(schemas[where], collection, embedding_model, create, vectors)

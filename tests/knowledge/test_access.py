@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from adaptive_rag.core.access import Reader
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.interface import KnowledgeStore
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import HashEmbeddings
 from tenants import QUESTIONS, READERS, build_kb, leaks, seen
 
@@ -104,7 +104,7 @@ def test_the_same_file_for_two_owners_is_stored_for_both(
 
 @pytest.mark.chroma
 def test_a_knowledge_base_from_before_access_control_stays_readable_by_all(tmp_path: Path) -> None:
-    kb = KnowledgeBase.open(
+    kb = ChromaStore.open(
         str(tmp_path / "kb"), "old", "test:hash", create=True, embeddings=HashEmbeddings()
     )
     doc = tmp_path / "kettle.md"
@@ -124,7 +124,7 @@ def test_a_knowledge_base_from_before_access_control_stays_readable_by_all(tmp_p
         "access_control"
     )
     assert not HybridRetriever(kb=kb, reader=Reader()).invoke("kettle litres")  # unowned: unread
-    reopened = KnowledgeBase.open(
+    reopened = ChromaStore.open(
         str(tmp_path / "kb"), "old", "test:hash", embeddings=HashEmbeddings()
     )
     docs = HybridRetriever(kb=reopened, reader=Reader()).invoke("kettle litres")

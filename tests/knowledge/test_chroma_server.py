@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import SAMPLE, HashEmbeddings
 from servers import chroma_process, free_port
 
@@ -32,8 +32,8 @@ def test_ingest_search_update_and_delete_through_the_server(
     docs = tmp_path / "docs"
     shutil.copytree(SAMPLE, docs)
 
-    def open_kb(create: bool) -> KnowledgeBase:
-        return KnowledgeBase.open(
+    def open_kb(create: bool) -> ChromaStore:
+        return ChromaStore.open(
             "", "server-test", "test:hash", create=create, embeddings=HashEmbeddings()
         )
 

@@ -10,9 +10,9 @@ import pytest
 from adaptive_rag.cli import main as cli
 from adaptive_rag.core.access import Reader
 from adaptive_rag.knowledge import embeddings
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.postgres.store import PostgresStore
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import SAMPLE, HashEmbeddings
 from typer.testing import CliRunner
 
@@ -31,7 +31,7 @@ def test_a_copy_moves_every_chunk_vector_section_and_reader_and_searches_the_sam
     tmp_path: Path, pg_schemas: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     counted = Counted()
-    chroma = KnowledgeBase.open(str(tmp_path / "kb"), "docs", "test:hash", True, counted)
+    chroma = ChromaStore.open(str(tmp_path / "kb"), "docs", "test:hash", True, counted)
     chroma.ingest([str(SAMPLE / "policies")], progress=False)
     chroma.ingest([str(SAMPLE / "company.md")], progress=False, owner="alice", groups=("hr",))
     embedded = counted.calls

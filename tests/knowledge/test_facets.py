@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 from adaptive_rag.core.access import Reader
-from adaptive_rag.knowledge import search
+from adaptive_rag.knowledge import facets as facet_search
+from adaptive_rag.knowledge.chroma.derived import DerivedIndex
+from adaptive_rag.knowledge.chroma.searching import ChromaSearching
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.chunking import index_text
 from adaptive_rag.knowledge.facets import FacetIndex, dates_in, descriptive, header
-from adaptive_rag.knowledge.keyword import KeywordIndex
 from adaptive_rag.knowledge.postgres.searching import PostgresSearching
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from adaptive_rag.schema.reading import links_of
 from langchain_core.documents import Document
 from stores import ids_where
@@ -125,17 +126,17 @@ def test_facets_are_saved_with_the_index_and_an_index_without_them_is_rebuilt(
     tmp_path: Path,
 ) -> None:
     facets = _index({"publisher": "Wired"}, {"publisher": "Fortune"})
-    index = KeywordIndex.build(["a", "b"], ["one", "two"], "7", [{}, {}], facets=facets)
+    index = DerivedIndex.build(["a", "b"], ["one", "two"], "7", [{}, {}], facets=facets)
     index.save(tmp_path / "bm25")
-    loaded = KeywordIndex.load(tmp_path / "bm25")
+    loaded = DerivedIndex.load(tmp_path / "bm25")
     assert loaded is not None and loaded.facets.values == facets.values
     meta = json.loads((tmp_path / "bm25" / "meta.json").read_text())
     del meta["facets"]
     (tmp_path / "bm25" / "meta.json").write_text(json.dumps(meta))
-    assert KeywordIndex.load(tmp_path / "bm25") is None
+    assert DerivedIndex.load(tmp_path / "bm25") is None
     meta["facets"] = {"values": {"publisher": {"Wired": {"at": [0], "raw": []}}}, "size": 2}
     (tmp_path / "bm25" / "meta.json").write_text(json.dumps(meta))
-    assert KeywordIndex.load(tmp_path / "bm25") is None  # positions in an older form: rebuilt
+    assert DerivedIndex.load(tmp_path / "bm25") is None  # positions in an older form: rebuilt
 
 
 def _news(folder: Path) -> Path:
@@ -160,7 +161,7 @@ def exact_within(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     Returns the depths the vector searches were asked for.
     """
     depths: list[int] = []
-    for store in (search.Searching, PostgresSearching):
+    for store in (ChromaSearching, PostgresSearching):
 
         def vector_search(
             self: Any,
@@ -175,22 +176,22 @@ def exact_within(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 
         monkeypatch.setattr(store, "vector_search", vector_search)
     if request.param == "among the nearest":
-        monkeypatch.setattr(search, "EXACT_WITHIN", 0)
-        monkeypatch.setattr(search, "NEAREST_WITHIN", 7)
+        monkeypatch.setattr(facet_search, "EXACT_WITHIN", 0)
+        monkeypatch.setattr(facet_search, "NEAREST_WITHIN", 7)
     return depths
 
 
 def test_a_question_naming_publishers_finds_each_publishers_story(
     open_kb: Any, tmp_path: Path, exact_within: list[int]
 ) -> None:
-    kb: KnowledgeBase = open_kb()
+    kb: ChromaStore = open_kb()
     kb.ingest([str(_news(tmp_path))], progress=False)
     stored = kb.get(ids_where(kb, doc_id="n-2"))[0]
     assert stored.metadata["doc_source"] == "The Age"  # a record's `source` is kept beside ours
     assert stored.metadata["source"].endswith("news.jsonl")
     question = "Did Polygon and Fortune both report that Heliora raised money for a reactor?"
     docs = HybridRetriever(kb=kb, k=3, fetch_k=5).invoke(question)
-    assert exact_within == [5 if search.EXACT_WITHIN else 7]  # deeper only for a large value
+    assert exact_within == [5 if facet_search.EXACT_WITHIN else 7]  # deeper only for a large value
     assert {d.metadata.get("doc_source") for d in docs[:3]} >= {"Polygon", "Fortune"}
     named = {d.metadata["named_value"] for d in docs if d.metadata["facet_rank"]}
     assert named <= {"doc_source: Polygon", "doc_source: Fortune"} and named
@@ -203,7 +204,7 @@ def test_a_question_naming_publishers_finds_each_publishers_story(
 def test_a_search_within_a_named_value_keeps_to_what_the_reader_may_read(
     open_kb: Any, tmp_path: Path, exact_within: list[int]
 ) -> None:
-    kb: KnowledgeBase = open_kb()
+    kb: ChromaStore = open_kb()
     path = _news(tmp_path / "public")
     kb.ingest([str(path)], progress=False)
     secret = tmp_path / "secret" / "news.jsonl"
@@ -224,7 +225,7 @@ def test_a_search_within_a_named_value_keeps_to_what_the_reader_may_read(
         (by_words,) = kb.keyword_search_within(question, 10, reader, [polygon])
         for found in (by_meaning, by_words):
             assert found and bool({cid for cid, _ in found} & hidden) is sees
-    if search.EXACT_WITHIN:  # a metadata filter holds among a small value's chunks too
+    if facet_search.EXACT_WITHIN:  # a metadata filter holds among a small value's chunks too
         (titled,) = kb.vector_search_within(
             vector, 10, [polygon], [], Reader(), {"title": "Item 3"}
         )
@@ -235,7 +236,7 @@ def test_a_search_within_a_named_value_keeps_to_what_the_reader_may_read(
 def test_one_channel_modes_search_within_named_values_by_that_channel(
     open_kb: Any, tmp_path: Path, mode: str
 ) -> None:
-    kb: KnowledgeBase = open_kb()
+    kb: ChromaStore = open_kb()
     kb.ingest([str(_news(tmp_path))], progress=False)
     docs = HybridRetriever(kb=kb, k=2, mode=mode).invoke("What did Polygon say about Heliora?")
     assert any(d.metadata.get("doc_source") == "Polygon" for d in docs)
@@ -244,7 +245,7 @@ def test_one_channel_modes_search_within_named_values_by_that_channel(
 def test_the_question_is_embedded_once_and_a_failed_embedding_leaves_keyword_searches(
     open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    kb: KnowledgeBase = open_kb()
+    kb: ChromaStore = open_kb()
     kb.ingest([str(_news(tmp_path))], progress=False)
     asked: list[str] = []
     embed = kb._embeddings.embed_query
@@ -273,7 +274,7 @@ def test_the_question_is_embedded_once_and_a_failed_embedding_leaves_keyword_sea
 def test_a_failed_search_within_is_noted_as_such_and_stale_positions_are_not_searched(
     open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    kb: KnowledgeBase = open_kb()
+    kb: ChromaStore = open_kb()
     kb.ingest([str(_news(tmp_path))], progress=False)
     (value,) = kb.named_values("What did Polygon say?")
     stale = replace(value, revision="0")

@@ -10,8 +10,8 @@ import pytest
 from adaptive_rag.core.access import Reader
 from adaptive_rag.core.text import entities_of, key
 from adaptive_rag.evaluation.data import read_jsonl
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import HashEmbeddings
 from stores import ids_where
 
@@ -19,13 +19,13 @@ BRIDGE = Path(__file__).resolve().parents[1] / "data" / "bridge"
 QUESTIONS = read_jsonl(BRIDGE / "questions.jsonl")
 
 
-def graph_of(kb: KnowledgeBase) -> dict[str, list[str]]:
+def graph_of(kb: ChromaStore) -> dict[str, list[str]]:
     """Return each chunk's entities as the graph holds them, by chunk id."""
-    index = kb.keyword_index()
+    index = kb.derived_index()
     return {cid: sorted(index.graph.entities_of(i)) for i, cid in enumerate(index.ids)}
 
 
-def chunk_of(kb: KnowledgeBase, doc_id: str) -> str:
+def chunk_of(kb: ChromaStore, doc_id: str) -> str:
     return ids_where(kb, doc_id=doc_id)[0]
 
 
@@ -37,15 +37,15 @@ def write(folder: Path, files: dict[str, str]) -> Path:
 
 
 @pytest.fixture
-def bridge_kb(open_kb: Any) -> KnowledgeBase:
-    kb: KnowledgeBase = open_kb("bridge")
+def bridge_kb(open_kb: Any) -> ChromaStore:
+    kb: ChromaStore = open_kb("bridge")
     kb.ingest([str(BRIDGE / "corpus.jsonl")], progress=False)
     return kb
 
 
 @pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q["id"])
 def test_the_walk_reaches_the_bridge_document_through_the_bridge_entity(
-    bridge_kb: KnowledgeBase, question: dict[str, Any]
+    bridge_kb: ChromaStore, question: dict[str, Any]
 ) -> None:
     first, second = question["gold_doc_ids"]
     seed = chunk_of(bridge_kb, first)
@@ -61,7 +61,7 @@ def test_the_walk_reaches_the_bridge_document_through_the_bridge_entity(
 
 
 def test_the_question_alone_seeds_the_walk_and_nothing_gives_nothing(
-    bridge_kb: KnowledgeBase,
+    bridge_kb: ChromaStore,
 ) -> None:
     question = QUESTIONS[0]["question"]  # names the Halden valve
     found = {
@@ -73,7 +73,7 @@ def test_the_question_alone_seeds_the_walk_and_nothing_gives_nothing(
 
 
 def test_default_retrieval_finds_both_bridge_documents_where_search_alone_finds_none(
-    bridge_kb: KnowledgeBase,
+    bridge_kb: ChromaStore,
 ) -> None:
     both = {True: 0, False: 0}
     for question in QUESTIONS:
@@ -87,7 +87,7 @@ def test_default_retrieval_finds_both_bridge_documents_where_search_alone_finds_
 
 
 def test_each_chunk_says_which_channel_ranked_it_and_which_entities_linked_it(
-    bridge_kb: KnowledgeBase,
+    bridge_kb: ChromaStore,
 ) -> None:
     docs = HybridRetriever(kb=bridge_kb, k=6).invoke(QUESTIONS[0]["question"])
     bridge = next(d for d in docs if d.metadata["doc_id"] == "en-brevik")
@@ -110,11 +110,11 @@ def test_delete_leaves_no_edge_to_the_deleted_chunks(open_kb: Any, tmp_path: Pat
             "museum.md": "# Tofte museum\n\nThe museum in Tofte shows the old foundry.\n",
         },
     )
-    kb: KnowledgeBase = open_kb()
+    kb: ChromaStore = open_kb()
     kb.ingest([str(folder)], progress=False)
     gone = set(kb._chunks.get(where={"source": str(folder / "brevik.md")}, include=[])["ids"])
     assert gone and kb.delete(str(folder / "brevik.md"))
-    index = kb.keyword_index()
+    index = kb.derived_index()
     graph = index.graph
     assert len(graph) == len(index.ids) == kb.count() and not gone & set(index.ids)
     assert graph.edges() == sum(len(graph.entities_of(i)) for i in range(len(graph)))
@@ -131,19 +131,19 @@ def test_delete_leaves_no_edge_to_the_deleted_chunks(open_kb: Any, tmp_path: Pat
 
 @pytest.mark.chroma
 def test_reingesting_an_unchanged_file_changes_nothing(open_kb: Any, tmp_path: Path) -> None:
-    kb: KnowledgeBase = open_kb("bridge")
+    kb: ChromaStore = open_kb("bridge")
     kb.ingest([str(BRIDGE / "corpus.jsonl")], progress=False)
     revision, graph = kb.revision(), graph_of(kb)
-    arrays = kb.keyword_index().graph.chunk_entities.copy()
+    arrays = kb.derived_index().graph.chunk_entities.copy()
     report = kb.ingest([str(BRIDGE / "corpus.jsonl")], progress=False)
     assert report.unchanged and report.chunks_added == report.chunks_removed == 0
     assert kb.revision() == revision and graph_of(kb) == graph
-    assert np.array_equal(kb.keyword_index().graph.chunk_entities, arrays)
+    assert np.array_equal(kb.derived_index().graph.chunk_entities, arrays)
 
 
 @pytest.mark.chroma
 def test_an_old_collection_gets_its_graph_on_open_without_re_embedding(
-    bridge_kb: KnowledgeBase, tmp_path: Path
+    bridge_kb: ChromaStore, tmp_path: Path
 ) -> None:
     expected = graph_of(bridge_kb)
     vectors = bridge_kb._chunks.get(include=["embeddings"])["embeddings"]
@@ -154,7 +154,7 @@ def test_an_old_collection_gets_its_graph_on_open_without_re_embedding(
     collection.modify(metadata={**collection.metadata, "entities": 0})
     bridge_kb._bump()
     assert not any(graph_of(bridge_kb).values())
-    reopened = KnowledgeBase.open(
+    reopened = ChromaStore.open(
         str(tmp_path / "kb"), "bridge", "test:hash", embeddings=HashEmbeddings()
     )
     assert graph_of(reopened) == expected
@@ -179,8 +179,8 @@ ACCESS = {
 }
 
 
-def access_kb(open_kb: Any, folder: Path, names: list[str]) -> KnowledgeBase:
-    kb: KnowledgeBase = open_kb(f"access-{len(names)}", path=folder / "kb")
+def access_kb(open_kb: Any, folder: Path, names: list[str]) -> ChromaStore:
+    kb: ChromaStore = open_kb(f"access-{len(names)}", path=folder / "kb")
     for name in names:
         owner, groups, text = ACCESS[name]
         path = write(folder / (owner or "public"), {name: text}) / name

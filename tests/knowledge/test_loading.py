@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from adaptive_rag.knowledge.chunking import chunk_documents, stable_id
-from adaptive_rag.knowledge.keyword import tokenize
 from adaptive_rag.knowledge.loading import LoadError, iter_files, load_file
+from adaptive_rag.knowledge.tokenizing import tokenize
 from fake_sources import make_pdf
 
 
@@ -126,7 +126,7 @@ def test_tokenizer_cuts_chinese_and_drops_stopwords() -> None:
 @pytest.mark.parametrize(
     "code",
     [
-        "from adaptive_rag.knowledge.keyword import tokenize; print(tokenize('保修期是多久'))",
+        "from adaptive_rag.knowledge.tokenizing import tokenize; print(tokenize('保修期是多久'))",
         "from adaptive_rag.core.text import terms_of; print(terms_of('李明在北京工作'))",
     ],
     ids=["keyword index", "terms"],

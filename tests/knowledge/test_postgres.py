@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from adaptive_rag.core.access import Reader
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.postgres.store import PostgresStore
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import SAMPLE, HashEmbeddings
 
 QUERIES = [
@@ -26,7 +26,7 @@ PUBLISHERS = ["Polygon", "Fortune", "The Age", "Polygon", "Fortune", "Polygon"]
 
 
 @pytest.fixture
-def both(tmp_path: Path, pg_schemas: Any) -> tuple[KnowledgeBase, PostgresStore]:
+def both(tmp_path: Path, pg_schemas: Any) -> tuple[ChromaStore, PostgresStore]:
     news = tmp_path / "news.jsonl"
     news.write_text(
         "\n".join(
@@ -36,7 +36,7 @@ def both(tmp_path: Path, pg_schemas: Any) -> tuple[KnowledgeBase, PostgresStore]
             for i, p in enumerate(PUBLISHERS)
         )
     )
-    chroma = KnowledgeBase.open(str(tmp_path / "kb"), "twin", "test:hash", True, HashEmbeddings())
+    chroma = ChromaStore.open(str(tmp_path / "kb"), "twin", "test:hash", True, HashEmbeddings())
     pg = PostgresStore.open(pg_schemas.fresh(), "twin", "test:hash", True, HashEmbeddings())
     for kb in (chroma, pg):
         kb.ingest([str(SAMPLE), str(news)], progress=False)
@@ -44,7 +44,7 @@ def both(tmp_path: Path, pg_schemas: Any) -> tuple[KnowledgeBase, PostgresStore]
     return chroma, pg
 
 
-def test_bm25_scores_are_bm25s_scores(both: tuple[KnowledgeBase, PostgresStore]) -> None:
+def test_bm25_scores_are_bm25s_scores(both: tuple[ChromaStore, PostgresStore]) -> None:
     chroma, pg = both
     for reader in (Reader(), Reader("alice")):
         for query in QUERIES:
@@ -65,7 +65,7 @@ def test_bm25_scores_are_bm25s_scores(both: tuple[KnowledgeBase, PostgresStore])
     ],
 )
 def test_every_way_bm25_is_computed_gives_bm25s_scores(
-    both: tuple[KnowledgeBase, PostgresStore], monkeypatch: pytest.MonkeyPatch, way: str
+    both: tuple[ChromaStore, PostgresStore], monkeypatch: pytest.MonkeyPatch, way: str
 ) -> None:
     from adaptive_rag.knowledge.postgres import bm25
 
@@ -95,7 +95,7 @@ def test_every_way_bm25_is_computed_gives_bm25s_scores(
 
 
 def test_counts_follow_every_write_and_a_delete_leaves_no_posting_or_edge(
-    both: tuple[KnowledgeBase, PostgresStore],
+    both: tuple[ChromaStore, PostgresStore],
 ) -> None:
     _, pg = both
     source = str(SAMPLE / "company.md")
@@ -138,7 +138,7 @@ def test_counts_follow_every_write_and_a_delete_leaves_no_posting_or_edge(
 
 
 def test_a_writer_waits_for_another_and_says_so(
-    both: tuple[KnowledgeBase, PostgresStore], monkeypatch: pytest.MonkeyPatch
+    both: tuple[ChromaStore, PostgresStore], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError
 

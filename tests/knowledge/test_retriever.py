@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_rag.knowledge.retriever import HybridRetriever, chroma_where
-from adaptive_rag.knowledge.search import reciprocal_rank_fusion
+from adaptive_rag.knowledge.sources import reciprocal_rank_fusion
 from fake_sources import SAMPLE
 
 

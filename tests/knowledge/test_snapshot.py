@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from adaptive_rag.knowledge import snapshot
+from adaptive_rag.knowledge.chroma import snapshot
 
 
 def write(text: str):  # type: ignore[no-untyped-def]

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from adaptive_rag.knowledge.chroma.store import ChromaStore
+from adaptive_rag.knowledge.errors import KnowledgeBaseError
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase, KnowledgeBaseError
 from fake_sources import SAMPLE
 
 
@@ -96,7 +97,7 @@ def test_embedding_model_mismatch_is_a_clear_error(open_kb: Any, tmp_path: Path)
 
 def test_missing_collection_says_how_to_create_it(tmp_path: Path) -> None:
     with pytest.raises(KnowledgeBaseError, match="adaptive-rag ingest"):
-        KnowledgeBase.open(str(tmp_path / "kb"), "nothing-here", "test:hash")
+        ChromaStore.open(str(tmp_path / "kb"), "nothing-here", "test:hash")
 
 
 def test_an_empty_collection_is_said_to_be_empty(open_kb: Any) -> None:
@@ -146,13 +147,13 @@ def test_chinese_documents_are_searchable_by_keyword(open_kb: Any, tmp_path: Pat
 def test_whole_collection_reads_are_paged(
     open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from adaptive_rag.knowledge import upgrade
+    from adaptive_rag.knowledge.chroma import upgrade
 
     monkeypatch.setattr(upgrade, "PAGE", 4)  # force several pages on a small collection
     kb = open_kb()
     kb.ingest([str(copy_sample(tmp_path))], progress=False)
     assert sum(e["chunks"] for e in kb.sources()) == kb.count() > 8
-    assert len(kb.keyword_index().ids) == kb.count()
+    assert len(kb.derived_index().ids) == kb.count()
 
 
 @pytest.mark.chroma
@@ -176,7 +177,7 @@ def test_a_write_whose_revision_count_was_lost_still_refreshes_keyword_search(
 def test_stored_reads_every_chunk_in_pages_with_its_vector_when_asked(
     open_kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from adaptive_rag.knowledge import upgrade
+    from adaptive_rag.knowledge.chroma import upgrade
 
     kb = open_kb()
     kb.ingest([str(copy_sample(tmp_path))], progress=False)

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adaptive_rag.knowledge.clients import machine_id
+from adaptive_rag.knowledge.chroma.store import ChromaStore
+from adaptive_rag.knowledge.data_folder import machine_id
 from adaptive_rag.knowledge.opening import open_store
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import HashEmbeddings
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -39,13 +39,13 @@ def write_docs(folder: Path, files: int, sections: int = 6) -> Path:
     return folder
 
 
-def entity_graph(kb: KnowledgeBase) -> dict[str, list[str]]:
+def entity_graph(kb: ChromaStore) -> dict[str, list[str]]:
     """Return each chunk's entities in the graph the keyword index derives, by chunk id."""
-    index = kb.keyword_index()
+    index = kb.derived_index()
     return {cid: sorted(index.graph.entities_of(i)) for i, cid in enumerate(index.ids)}
 
 
-def chunks_by_source(kb: KnowledgeBase) -> Counter[str]:
+def chunks_by_source(kb: ChromaStore) -> Counter[str]:
     return Counter({e["source"]: e["chunks"] for e in kb.sources()})
 
 
@@ -59,11 +59,11 @@ CHILD = textwrap.dedent(
     """
     import sys, time
     sys.path.insert(0, {tests!r})
-    import adaptive_rag.knowledge.store as store
+    import adaptive_rag.knowledge.chroma.store as store
     from fake_sources import HashEmbeddings
     import adaptive_rag.knowledge.ingest as ingest
     ingest.WRITE_GROUP_CHUNKS = 8
-    kb = store.KnowledgeBase.open({kb!r}, "faults", "test:hash", create=True,
+    kb = store.ChromaStore.open({kb!r}, "faults", "test:hash", create=True,
                                   embeddings=HashEmbeddings())
     kb._client.get_max_batch_size = lambda: 4  # two chunks per write: a kill lands mid-file
     collection = type(kb._chunks)

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from adaptive_rag.cli import main as cli
 from adaptive_rag.knowledge import embeddings
+from adaptive_rag.knowledge.chroma.locking import WriteLock
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from adaptive_rag.knowledge.loading import TextDocument
-from adaptive_rag.knowledge.locking import WriteLock
-from adaptive_rag.knowledge.store import KnowledgeBase
 from fake_sources import SAMPLE, HashEmbeddings
 from servers import chroma_process, free_port
 from typer.testing import CliRunner
@@ -50,15 +50,15 @@ def meet(step):
 SAVES = (
     COMMON
     + """
-from adaptive_rag.knowledge.keyword import KeywordIndex
+from adaptive_rag.knowledge.chroma.derived import DerivedIndex
 ids = [f"{{tag}}{{i}}" for i in range(200)]
-index = KeywordIndex.build(ids, [f"text {{i}} about {{tag}}" for i in range(200)], tag, [{{}}] * 200)
+index = DerivedIndex.build(ids, [f"text {{i}} about {{tag}}" for i in range(200)], tag, [{{}}] * 200)
 errors = []
 meet("start")
 for _ in range(rounds):
     try:
         index.save(work / "bm25" / "saves")
-        loaded = KeywordIndex.load(work / "bm25" / "saves")
+        loaded = DerivedIndex.load(work / "bm25" / "saves")
         if loaded is None or any(not i.startswith(loaded.fingerprint) for i in loaded.ids):
             errors.append("read no whole index")
     except Exception as exc:
@@ -71,16 +71,16 @@ WORKER = (
     COMMON
     + """
 from adaptive_rag.core.access import Reader
-from adaptive_rag.knowledge.indexes import derive
+from adaptive_rag.knowledge.chroma.collection import derive
 from adaptive_rag.knowledge.loading import TextDocument
-from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from fake_sources import HashEmbeddings
 
 def doc(name):
     words = " ".join(f"{{name}}x{{i}}" for i in range(60))
     return TextDocument(name, f"# {{name}}\\n\\n{{words}}\\n\\nThe kettle manual, page {{name}}.")
 
-kb = KnowledgeBase.open({kb!r}, {collection!r}, "test:hash", create=True,
+kb = ChromaStore.open({kb!r}, {collection!r}, "test:hash", create=True,
                         embeddings=HashEmbeddings())
 errors = []
 meet("start")
@@ -97,7 +97,7 @@ for r in range(rounds):
 meet("done")
 if tag == "b":  # one after the other: a check reads while no process writes
     meet("checked")
-index, stored = kb.keyword_index(), kb._chunks.get(include=[])["ids"]
+index, stored = kb.derived_index(), kb._chunks.get(include=[])["ids"]
 fresh = derive(kb._chunks, index.fingerprint)
 graph = lambda i: [sorted(i.graph.entities_of(p)) for p in range(len(i.ids))]
 query = lambda i: i.search("kettle manual both-1x3", 10, Reader())
@@ -164,7 +164,7 @@ def test_two_processes_saving_one_index_at_once_never_collide(tmp_path: Path, ta
     tally(runs=2 * ROUNDS, errors=sum(map(len, errors)))
 
 
-def check_two_workers(kb: KnowledgeBase, reference: KnowledgeBase, results: list[Any]) -> int:
+def check_two_workers(kb: ChromaStore, reference: ChromaStore, results: list[Any]) -> int:
     """Assert each worker ended error-free and in step; return how many chunks went missing."""
     for result in results:
         assert result["errors"] == [], result["errors"]
@@ -186,8 +186,8 @@ def test_two_processes_ingest_delete_and_search_one_data_folder(tmp_path: Path, 
     results = run_pair(
         WORKER, tmp_path / "work", [data, data], kb=str(kb_path), collection=COLLECTION
     )
-    kb = KnowledgeBase.open(str(kb_path), COLLECTION, "test:hash", embeddings=HashEmbeddings())
-    reference = KnowledgeBase.open(
+    kb = ChromaStore.open(str(kb_path), COLLECTION, "test:hash", embeddings=HashEmbeddings())
+    reference = ChromaStore.open(
         str(tmp_path / "reference"), "ref", "test:hash", create=True, embeddings=HashEmbeddings()
     )
     reference.ingest_documents(expected_documents(ROUNDS))
@@ -219,14 +219,14 @@ def test_two_processes_on_one_chroma_server(
     envs = [{**server, "ADAPTIVE_RAG_DATA": str(folder)} for folder in folders]
     collection = f"server-{data_folders}"
     results = run_pair(WORKER, tmp_path / "work", envs, kb="", collection=collection)
-    reference = KnowledgeBase.open(
+    reference = ChromaStore.open(
         str(tmp_path / "reference"), "ref", "test:hash", create=True, embeddings=HashEmbeddings()
     )
     reference.ingest_documents(expected_documents(ROUNDS))
     for name, value in server.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("ADAPTIVE_RAG_DATA", str(tmp_path / "data-check"))
-    kb = KnowledgeBase.open("", collection, "test:hash", embeddings=HashEmbeddings())
+    kb = ChromaStore.open("", collection, "test:hash", embeddings=HashEmbeddings())
     lost = check_two_workers(kb, reference, results)
     tally(runs=4 * ROUNDS, errors=sum(len(r["errors"]) for r in results), lost=lost)
 
@@ -234,7 +234,7 @@ def test_two_processes_on_one_chroma_server(
 HOLDER = """
 import sys, time
 from pathlib import Path
-from adaptive_rag.knowledge.locking import WriteLock
+from adaptive_rag.knowledge.chroma.locking import WriteLock
 with WriteLock(Path({lock!r})).held(60, print):
     print("holding", flush=True)
     time.sleep({seconds})

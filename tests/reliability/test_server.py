@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from adaptive_rag.knowledge.store import KnowledgeBase
+from adaptive_rag.knowledge.chroma.store import ChromaStore
 from fake_sources import SAMPLE, HashEmbeddings
 from servers import (
     ROOT,
@@ -47,9 +47,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         saved = {k: os.environ.get(k) for k in env}
         os.environ.update(env)
         try:
-            kb = KnowledgeBase.open(
-                "", "load", "test:hash", create=True, embeddings=HashEmbeddings()
-            )
+            kb = ChromaStore.open("", "load", "test:hash", create=True, embeddings=HashEmbeddings())
             kb.ingest([str(SAMPLE)], progress=False)
         finally:
             for key, value in saved.items():

@@ -3,7 +3,7 @@
 Both are `fcntl.flock` on a file in the data folder, so they serialise every process on this
 machine that shares the folder, and the kernel releases them when a holder dies (kill -9 too).
 They do not reach other machines: processes elsewhere that share a Chroma server rely on the
-collection's revision token instead (knowledge.store).
+collection's revision token instead (knowledge.chroma.store).
 """
 
 from __future__ import annotations

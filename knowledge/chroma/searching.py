@@ -1,64 +1,41 @@
-"""The searching half of KnowledgeBase: by meaning, by keywords, within named values, by graph.
+"""The Chroma store's searches: by meaning (Chroma), BM25, within named values, by graph.
 
-And reciprocal rank fusion (Cormack et al., k=60), which merges the rankings of such searches.
+BM25, who may read each chunk, the graph and the facets are the derived index's
+(knowledge.chroma.derived), held in memory at the collection's revision.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
 from adaptive_rag.core.access import Reader
+from adaptive_rag.knowledge.chroma.derived import DerivedIndex
+from adaptive_rag.knowledge import facets
 from adaptive_rag.knowledge.facets import Named
+from adaptive_rag.knowledge.filters import matches
 from adaptive_rag.knowledge.graph import Reached
-from adaptive_rag.knowledge.keyword import KeywordIndex
 from langchain_core.embeddings import Embeddings
-
-RRF_K = 60
-
-
-def reciprocal_rank_fusion(
-    rankings: list[list[str]], k: int = RRF_K, weights: list[float] | None = None
-) -> list[tuple[str, float]]:
-    """Fuse ranked id lists: score(id) = sum of weight / (k + rank); ties keep first-seen order.
-
-    `weights`: one per ranking (None: 1 each).
-    """
-    scores: dict[str, float] = {}
-    for ranking, weight in zip(rankings, weights or [1.0] * len(rankings), strict=True):
-        for rank, item in enumerate(dict.fromkeys(ranking), start=1):
-            scores[item] = scores.get(item, 0.0) + weight / (k + rank)
-    return sorted(scores.items(), key=lambda pair: -pair[1])
-
-
-def matches(meta: Mapping[str, Any], where: dict[str, Any] | None) -> bool:
-    """Return whether metadata equals every key of a simple equality filter."""
-    return not where or all(meta.get(key) == value for key, value in where.items())
-
 
 POST_FILTER_MIN_SHARE = 0.1
 """Below this share of readable chunks Chroma's own filter is cheaper than over-fetching."""
-EXACT_WITHIN = 64
-"""A named value held by at most this many chunks is searched by meaning among them all."""
-NEAREST_WITHIN = 200
-"""The nearest chunks a larger named value's own ranking by meaning is read from."""
 
 
-class Searching:
-    """The searches of a knowledge base; KnowledgeBase provides the stores and the index."""
+class ChromaSearching:
+    """The searches of the Chroma store; the store provides the collections and the index."""
 
     _chunks: Any
     _embeddings: Embeddings
-    _keyword: KeywordIndex | None
+    _derived: DerivedIndex | None
 
     def count(self) -> int:
-        """Return how many chunks the collection holds (KnowledgeBase asks the store)."""
+        """Return how many chunks the collection holds (the store asks Chroma)."""
         raise NotImplementedError
 
-    def keyword_index(self) -> KeywordIndex:
-        """Return the current BM25 index, graph and facets (KnowledgeBase keeps it)."""
+    def derived_index(self) -> DerivedIndex:
+        """Return the current BM25 index, readers, graph and facets (the store keeps it)."""
         raise NotImplementedError
 
     def _observe(self) -> str:
@@ -116,7 +93,7 @@ class Searching:
         When the reader may read a large enough share, the nearest n/share*2 hits hold their
         nearest readable ones; if too few come back, None: let Chroma filter.
         """
-        index = self.keyword_index()  # knows who may read each chunk, at this revision
+        index = self.derived_index()  # knows who may read each chunk, at this revision
         allowed = index.readable(reader)
         readable = int(allowed.sum())
         share = readable / max(1, len(index.ids))
@@ -134,7 +111,7 @@ class Searching:
         self, query: str, n: int, reader: Reader | None = None
     ) -> list[tuple[str, float]]:
         """Return up to n (chunk id, BM25 score) pairs the reader may read, best first."""
-        return self.keyword_index().search(query, n, reader or Reader())
+        return self.derived_index().search(query, n, reader or Reader())
 
     def keyword_search_within(
         self, query: str, n: int, reader: Reader, values: list[Named]
@@ -168,7 +145,7 @@ class Searching:
         for value in values:
             if value.revision != index.fingerprint:
                 found.append([])
-            elif len(value.positions) <= EXACT_WITHIN:
+            elif len(value.positions) <= facets.EXACT_WITHIN:
                 found.append(self._nearest_among(vector, value, index, reader, where, n))
             else:
                 held = set(value.positions.tolist())
@@ -180,7 +157,7 @@ class Searching:
         self,
         vector: list[float],
         value: Named,
-        index: KeywordIndex,
+        index: DerivedIndex,
         reader: Reader,
         where: dict[str, Any] | None,
         n: int,
@@ -205,16 +182,16 @@ class Searching:
         order = np.argsort(-cosine, kind="stable")[:n]
         return [(str(got["ids"][keep[i]]), float(cosine[i])) for i in order]
 
-    def _index_at(self, revision: str) -> KeywordIndex:
-        """Return the keyword index, without asking the store when the one held is at `revision`."""
-        held = self._keyword
+    def _index_at(self, revision: str) -> DerivedIndex:
+        """Return the derived index, without asking the store when the one held is at `revision`."""
+        held = self._derived
         if held is not None and held.fingerprint == revision:
             return held
-        return self.keyword_index()
+        return self.derived_index()
 
     def named_values(self, question: str) -> list[Named]:
         """Return the values of the documents' own fields the question names (knowledge.facets)."""
-        index = self.keyword_index()
+        index = self.derived_index()
         return index.facets.named(question, index.fingerprint)
 
     def graph_search(
@@ -225,7 +202,7 @@ class Searching:
         The walk starts from the seeds and from entity keys (the question's, a hop's bridges:
         core.text.entities); only chunks the reader may read are walked through or returned.
         """
-        index = self.keyword_index()
+        index = self.derived_index()
         allowed = None if reader.everyone else index.readable(reader)
         positions = [
             (p, w)

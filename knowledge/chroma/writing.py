@@ -13,29 +13,39 @@ from typing import Any
 
 from adaptive_rag.core.access import OWNER, PUBLIC
 from adaptive_rag.core.text import VERSION
-from adaptive_rag.knowledge.answer_cache import AnswerCache
-from adaptive_rag.knowledge.clients import chroma_metadata
+from adaptive_rag.knowledge.chroma.answers import ChromaAnswers
+from adaptive_rag.knowledge.chroma.derived import DerivedIndex
+from adaptive_rag.knowledge.chroma.upgrade import ACCESS_CONTROL, ENTITIES
 from adaptive_rag.knowledge.errors import KnowledgeBaseError
 from adaptive_rag.knowledge.ingest import Ingestion
-from adaptive_rag.knowledge.keyword import KeywordIndex
-from adaptive_rag.knowledge.preparing import IngestReport, Lookup, Prepared, Stored, of_source
-from adaptive_rag.knowledge.upgrade import ACCESS_CONTROL, ENTITIES
+from adaptive_rag.knowledge.preparing import (
+    IngestReport,
+    Lookup,
+    Prepared,
+    Stored,
+    stored_metadata,
+)
 
 TOKEN = "revision_token"
 """Collection metadata: a value no other write gives it, set with every revision bump."""
 
 
+def of_source(source: str, owner: str) -> dict[str, Any]:
+    """Return the Chroma `where` of one source: its name under its owner ("" for public)."""
+    return {"$and": [{"source": source}, {OWNER: owner}]}
+
+
 class ChromaWrites(Ingestion):
-    """The Chroma store's writes (KnowledgeBase provides the collections and the revision)."""
+    """The Chroma store's writes (ChromaStore provides the collections and the revision)."""
 
     _client: Any
     _chunks: Any
     _parents: Any
     _lock: threading.Lock
-    _keyword: KeywordIndex | None
+    _derived: DerivedIndex | None
 
     def _bump(self, refresh: bool = True, writing: bool = False) -> None:
-        """Advance the revision (with a new token) so every process rebuilds its BM25 index once.
+        """Advance the revision (with a new token) so every process rebuilds its derived index once.
 
         Read, changed and written under the write lock, so no process on this machine loses
         another's bump. `writing` marks an ingest under way; one that a crash left marked is
@@ -51,19 +61,19 @@ class ChromaWrites(Ingestion):
             collection.modify(metadata=meta)
             self.answer_cache().clear()  # answers of the old revision can never be found again
             if refresh:
-                self._keyword_refresh()
+                self._refresh_derived()
 
     def _interrupted(self) -> bool:
         """Whether an earlier ingest stopped between its first and last revision bump."""
         return bool(self._metadata().get("writing"))
 
-    def _keyword_refresh(self) -> None:
-        """Rebuild and save the BM25 index now, so the next search does not pay for it."""
+    def _refresh_derived(self) -> None:
+        """Rebuild and save the derived index now, so the next search does not pay for it."""
         with self._lock:
-            self._keyword = self._rebuild_keyword_index(self._fingerprint())
+            self._derived = self._rebuild_derived_index(self._fingerprint())
 
-    def answer_cache(self) -> AnswerCache:
-        """Return the collection's answer cache (KnowledgeBase's)."""
+    def answer_cache(self) -> ChromaAnswers:
+        """Return the collection's answer cache (ChromaStore's)."""
         raise NotImplementedError
 
     def _fingerprint(self) -> str:
@@ -72,7 +82,7 @@ class ChromaWrites(Ingestion):
     def _metadata(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def _rebuild_keyword_index(self, revision: str) -> KeywordIndex:
+    def _rebuild_derived_index(self, revision: str) -> DerivedIndex:
         raise NotImplementedError
 
     def _lookup(self) -> Lookup:
@@ -84,7 +94,7 @@ class ChromaWrites(Ingestion):
         self._bump(refresh=False, writing=True)
 
     def _end_writes(self) -> None:
-        """Bump the revision again, and rebuild the BM25 index now."""
+        """Bump the revision again, and rebuild the derived index now."""
         self._bump()
 
     def _nothing_written(self) -> None:
@@ -128,7 +138,7 @@ class ChromaWrites(Ingestion):
                 ids=[str(c.id) for c in batch],
                 embeddings=[vectors[str(c.id)] for c in batch],
                 documents=[c.page_content for c in batch],
-                metadatas=[chroma_metadata(c.metadata) for c in batch],
+                metadatas=[stored_metadata(c.metadata) for c in batch],
             )
         if item.sections:
             unique = {s.id: s for s in item.sections}

@@ -1,19 +1,19 @@
-"""What is derived from a whole collection: its search index (BM25, readers, graph), its sources."""
+"""What is read from a whole Chroma collection: its derived index (BM25, readers, graph), its sources."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
+from adaptive_rag.knowledge.chroma.derived import DerivedIndex
+from adaptive_rag.knowledge.chroma.upgrade import ENTITIES, get_all
 from adaptive_rag.knowledge.chunking import index_text
 from adaptive_rag.knowledge.facets import FacetIndex
 from adaptive_rag.knowledge.graph import EntityGraph
-from adaptive_rag.knowledge.keyword import KeywordIndex
-from adaptive_rag.knowledge.upgrade import ENTITIES, get_all
 from langchain_core.documents import Document
 
 
-def derive(chunks: Any, revision: str) -> KeywordIndex:
+def derive(chunks: Any, revision: str) -> DerivedIndex:
     """Read every chunk of a collection once and index it: BM25, readers, graph and facets."""
     everything = get_all(chunks, ["documents", "metadatas"])
     ids = list(everything["ids"])
@@ -24,7 +24,7 @@ def derive(chunks: Any, revision: str) -> KeywordIndex:
     ]
     access = [{key: meta[key] for key in (OWNER, GROUPS) if key in meta} for meta in metas]
     graph = EntityGraph.build([list(meta.get(ENTITIES) or []) for meta in metas])
-    return KeywordIndex.build(ids, texts, revision, access, graph, FacetIndex.build(metas))
+    return DerivedIndex.build(ids, texts, revision, access, graph, FacetIndex.build(metas))
 
 
 def summarise(metadatas: list[Any], reader: Reader | None = None) -> list[dict[str, Any]]:

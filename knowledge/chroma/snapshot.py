@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from adaptive_rag.knowledge.locking import exclusive
+from adaptive_rag.knowledge.chroma.locking import exclusive
 
 T = TypeVar("T")
 

@@ -1,52 +1,30 @@
-"""BM25 keyword search (bm25s) with jieba for Chinese, persisted beside its collection.
+"""What the Chroma store derives from its collection at one revision, kept beside it on disk.
 
-The index is what a search derives from the collection at one revision: BM25 over the chunks, who
-may read each, and the entity graph of knowledge.graph, saved together so they never disagree.
+BM25 over the chunks (bm25s, words as knowledge.tokenizing cuts them), who may read each, the
+entity graph of knowledge.graph and the facets of knowledge.facets, saved together so they never
+disagree.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import bm25s
 import numpy as np
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
-from adaptive_rag.core.text import quiet_jieba
-from adaptive_rag.knowledge import snapshot
+from adaptive_rag.knowledge.chroma import snapshot
 from adaptive_rag.knowledge.facets import FacetIndex
 from adaptive_rag.knowledge.graph import EntityGraph
-
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_STOP = frozenset(
-    "a an and are as at be by for from has have how in is it its of on or that the this to was"
-    " what when where which who why will with does did do".split()
-    + "的 了 是 在 和 与 及 有 吗 呢 吧 啊 么 什么 怎么 怎样 多少".split()
-    + "哪 哪些 哪个 谁 请问 一个 这 那".split()
-)
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-case words; Chinese runs are cut with jieba (search mode)."""
-    tokens: list[str] = []
-    for word in _WORD.findall(text.lower()):
-        if _CJK.search(word):
-            cut = quiet_jieba().cut_for_search(word)
-            tokens.extend(t for t in cut if t.strip() and t not in _STOP)
-        elif word not in _STOP:
-            tokens.append(word)
-    return tokens
-
+from adaptive_rag.knowledge.tokenizing import tokenize
 
 Access = list[dict[str, Any]]
 """Per id, who may read it: {owner, groups} as stored on the chunk (core.access)."""
 
 
-class KeywordIndex:
-    """BM25, an entity graph and facets over chunk ids, rebuilt whenever the collection changes."""
+class DerivedIndex:
+    """BM25, readers, entity graph and facets over chunk ids, rebuilt when the collection changes."""
 
     def __init__(
         self,
@@ -79,7 +57,7 @@ class KeywordIndex:
         access: Access,
         graph: EntityGraph | None = None,
         facets: FacetIndex | None = None,
-    ) -> KeywordIndex:
+    ) -> DerivedIndex:
         """Index texts (one per id) with who may read each, their entity graph and facets."""
         retriever = bm25s.BM25()
         if ids:
@@ -134,7 +112,7 @@ class KeywordIndex:
         ]
 
     def save(self, folder: Path) -> None:
-        """Publish the index at `folder` (knowledge.snapshot): readers see the old or the new."""
+        """Publish the index at `folder` (knowledge.chroma.snapshot): readers see the old or the new."""
         snapshot.publish(folder, self._write)
 
     def _write(self, staging: Path) -> None:
@@ -154,12 +132,12 @@ class KeywordIndex:
         )
 
     @classmethod
-    def load(cls, folder: Path) -> KeywordIndex | None:
+    def load(cls, folder: Path) -> DerivedIndex | None:
         """Read the published index, or None if there is none (or it is unreadable)."""
         return snapshot.read(folder, cls._read)
 
     @classmethod
-    def _read(cls, folder: Path) -> KeywordIndex | None:
+    def _read(cls, folder: Path) -> DerivedIndex | None:
         """Read one version of a saved index, or None if it is gone or damaged."""
         try:
             meta = json.loads((folder / "meta.json").read_text())

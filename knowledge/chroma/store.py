@@ -1,7 +1,7 @@
-"""The knowledge base: chunks and vectors in Chroma (embedded or server), BM25 kept beside it.
+"""The knowledge base in Chroma (embedded or a server), with its derived index kept beside it.
 
 Several processes may share one: writers (ingest, delete, a revision bump, an upgrade) hold the
-collection's write lock across processes (knowledge.locking) for their whole write, and every
+collection's write lock across processes (knowledge.chroma.locking) for their whole write, and every
 write gives the collection a new revision token, so a reader rebuilds what it derived from it.
 """
 
@@ -16,22 +16,17 @@ from typing import Any
 
 from adaptive_rag.core.access import Reader
 from adaptive_rag.core.environment import default_collection, env_seconds
-from adaptive_rag.knowledge.answer_cache import AnswerCache
-from adaptive_rag.knowledge.chroma_writes import TOKEN, ChromaWrites, create_collection
-from adaptive_rag.knowledge.clients import chroma_client
+from adaptive_rag.knowledge.chroma.answers import ChromaAnswers
+from adaptive_rag.knowledge.chroma.clients import chroma_client
+from adaptive_rag.knowledge.chroma.collection import derive, summarise
+from adaptive_rag.knowledge.chroma.derived import DerivedIndex
+from adaptive_rag.knowledge.chroma.locking import LockTimeout, WriteLock
+from adaptive_rag.knowledge.chroma.searching import ChromaSearching
+from adaptive_rag.knowledge.chroma.upgrade import get_all, pages, pending, upgrade
+from adaptive_rag.knowledge.chroma.writing import TOKEN, ChromaWrites, create_collection
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError, KnowledgeBaseError
-from adaptive_rag.knowledge.indexes import derive, summarise
 from adaptive_rag.knowledge.interface import StoredChunk
-from adaptive_rag.knowledge.keyword import KeywordIndex
-from adaptive_rag.knowledge.locking import LockTimeout, WriteLock
-from adaptive_rag.knowledge.search import Searching
-from adaptive_rag.knowledge.upgrade import (
-    get_all,
-    pages,
-    pending,
-    upgrade,
-)
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
@@ -42,8 +37,8 @@ CATCH_UP = "adaptive-rag:catch-up"
 _log = logging.getLogger(__name__)
 
 
-class KnowledgeBase(ChromaWrites, Searching):
-    """One collection: its chunks, their parent sections, and its BM25 index."""
+class ChromaStore(ChromaWrites, ChromaSearching):
+    """One collection in Chroma: its chunks, their parent sections, and its derived index."""
 
     def __init__(
         self,
@@ -60,9 +55,9 @@ class KnowledgeBase(ChromaWrites, Searching):
         self.embedding_model = spec
         self._embeddings = embeddings
         self.location = where
-        self._machine = machine  # this machine on a shared Chroma server (clients.machine_id)
+        self._machine = machine  # this machine on a shared Chroma server (data_folder.machine_id)
         self._bm25_dir = bm25 / name
-        self._keyword: KeywordIndex | None = None
+        self._derived: DerivedIndex | None = None
         self._lock = threading.Lock()
         self._writer = WriteLock(bm25 / f"{name}@write.lock")
         self._embedded = bool(client.get_settings().is_persistent)
@@ -81,7 +76,7 @@ class KnowledgeBase(ChromaWrites, Searching):
         embedding_model: str = "auto",
         create: bool = False,
         embeddings: Embeddings | None = None,
-    ) -> KnowledgeBase:
+    ) -> ChromaStore:
         """Open a collection ('' is the default one); with create=True make it.
 
         Without create, a missing or empty collection is a KnowledgeBaseError that says how to
@@ -124,7 +119,7 @@ class KnowledgeBase(ChromaWrites, Searching):
         return kb
 
     def _upgrade(self) -> None:
-        """Bring chunks written by an older version up to date (knowledge.upgrade), once."""
+        """Bring chunks written by an older version up to date (knowledge.chroma.upgrade), once."""
         with self._writing():  # another process may have upgraded it meanwhile: read again
             collection = self._client.get_collection(self.name, embedding_function=None)
             if upgrade(collection, self._chunks, self._parents, collection.metadata or {}):
@@ -169,9 +164,9 @@ class KnowledgeBase(ChromaWrites, Searching):
         """Return how many chunks the collection holds."""
         return int(self._chunks.count())
 
-    def answer_cache(self) -> AnswerCache:
+    def answer_cache(self) -> ChromaAnswers:
         """Return the earlier answers over this collection (in the same store)."""
-        return AnswerCache(self._client, self.name, self._embeddings)
+        return ChromaAnswers(self._client, self.name, self._embeddings)
 
     def revision(self) -> int:
         """Return the write counter every ingest and delete bumps (the answer cache's key)."""
@@ -213,18 +208,18 @@ class KnowledgeBase(ChromaWrites, Searching):
             self._seen = fingerprint
         return fingerprint
 
-    def keyword_index(self) -> KeywordIndex:
-        """Return the BM25 index and entity graph, rebuilt if the collection changed since."""
+    def derived_index(self) -> DerivedIndex:
+        """Return the BM25 index, readers, graph and facets, rebuilt if the collection changed."""
         fingerprint = self._observe()
         with self._lock:
-            if self._keyword is None or self._keyword.fingerprint != fingerprint:
-                saved = KeywordIndex.load(self._bm25_dir)
+            if self._derived is None or self._derived.fingerprint != fingerprint:
+                saved = DerivedIndex.load(self._bm25_dir)
                 if saved is None or saved.fingerprint != fingerprint:
-                    saved = self._rebuild_keyword_index(fingerprint)
-                self._keyword = saved
-            return self._keyword
+                    saved = self._rebuild_derived_index(fingerprint)
+                self._derived = saved
+            return self._derived
 
-    def _rebuild_keyword_index(self, revision: str) -> KeywordIndex:
+    def _rebuild_derived_index(self, revision: str) -> DerivedIndex:
         """Index every chunk of the collection (BM25, readers, graph) and save it beside it."""
         index = derive(self._chunks, revision)
         index.save(self._bm25_dir)
