@@ -191,3 +191,13 @@ def test_stored_reads_every_chunk_in_pages_with_its_vector_when_asked(
     size = len(kb.embed_query("kettle"))
     assert [c.id for c in with_vectors] == [c.id for c in chunks]
     assert all(c.vector is not None and len(c.vector) == size for c in with_vectors)
+
+
+def test_the_old_name_opens_the_chroma_store_with_a_warning(tmp_path: Path) -> None:
+    from fake_sources import HashEmbeddings
+
+    with pytest.deprecated_call():
+        from adaptive_rag.knowledge.store import KnowledgeBase
+    assert KnowledgeBase is ChromaStore
+    kb = KnowledgeBase.open(str(tmp_path), "old", "test:hash", True, HashEmbeddings())
+    assert isinstance(kb, ChromaStore) and kb.count() == 0
