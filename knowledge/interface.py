@@ -2,8 +2,8 @@
 
 `knowledge.chroma.store.ChromaStore` (Chroma, on disk or a server, with the BM25 index, entity
 graph and facet index derived beside it) and `knowledge.postgres.store.PostgresStore` implement
-it. Searches return chunk ids with scores, best first, and take a `Reader`: a store never returns
-what the reader may not read.
+it, each naming it as its base; nothing here imports either. Searches return chunk ids with
+scores, best first, and take a `Reader`: a store never returns what the reader may not read.
 """
 
 from __future__ import annotations
@@ -158,16 +158,3 @@ class KnowledgeStore(Protocol):
     def delete(self, source: str, owner: str = PUBLIC) -> int:
         """Remove one owner's source of that name; return how many chunks went."""
         ...
-
-
-if TYPE_CHECKING:
-    from adaptive_rag.knowledge.chroma.store import ChromaStore
-    from adaptive_rag.knowledge.postgres.store import PostgresStore
-
-    def _chroma_is_a_store(kb: ChromaStore) -> KnowledgeStore:
-        """Never run: mypy checks here that the Chroma store implements the interface."""
-        return kb
-
-    def _postgres_is_a_store(kb: PostgresStore) -> KnowledgeStore:
-        """Never run: mypy checks here that the PostgreSQL store implements the interface."""
-        return kb

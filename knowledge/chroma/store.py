@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adaptive_rag.core.access import Reader
 from adaptive_rag.core.environment import default_collection, env_seconds
@@ -26,7 +26,7 @@ from adaptive_rag.knowledge.chroma.upgrade import get_all, pages, pending, upgra
 from adaptive_rag.knowledge.chroma.writing import TOKEN, ChromaWrites, create_collection
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.errors import KnowledgeBaseBusyError, KnowledgeBaseError
-from adaptive_rag.knowledge.interface import StoredChunk
+from adaptive_rag.knowledge.interface import KnowledgeStore, StoredChunk
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
@@ -37,7 +37,7 @@ CATCH_UP = "adaptive-rag:catch-up"
 _log = logging.getLogger(__name__)
 
 
-class ChromaStore(ChromaWrites, ChromaSearching):
+class ChromaStore(ChromaWrites, ChromaSearching, KnowledgeStore):
     """One collection in Chroma: its chunks, their parent sections, and its derived index."""
 
     def __init__(
@@ -269,3 +269,7 @@ class ChromaStore(ChromaWrites, ChromaSearching):
     def sources(self, reader: Reader | None = None) -> list[dict[str, Any]]:
         """List ingested sources with their chunk counts, titles and readers (a reader's only)."""
         return summarise(get_all(self._chunks, ["metadatas"])["metadatas"], reader)
+
+
+if TYPE_CHECKING:  # mypy: every method of the interface is implemented (none left abstract)
+    _implements: type[KnowledgeStore] = ChromaStore

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adaptive_rag.core.access import GROUPS, OWNER, PUBLIC, Reader
 from adaptive_rag.core.environment import default_collection
 from adaptive_rag.knowledge.data_folder import machine_id, user_data_dir
 from adaptive_rag.knowledge.embeddings import load_embeddings, resolve_embeddings_spec
 from adaptive_rag.knowledge.errors import KnowledgeBaseError
-from adaptive_rag.knowledge.interface import StoredChunk
+from adaptive_rag.knowledge.interface import KnowledgeStore, StoredChunk
 from adaptive_rag.knowledge.postgres.answers import PostgresAnswers
 from adaptive_rag.knowledge.postgres.database import Database, database
 from adaptive_rag.knowledge.postgres.locking import PostgresLocking
@@ -38,7 +38,7 @@ PAGE = 500
 """Chunks read at a time by `stored`."""
 
 
-class PostgresStore(PostgresLocking, PostgresWrites, PostgresSearching):
+class PostgresStore(PostgresLocking, PostgresWrites, PostgresSearching, KnowledgeStore):
     """One collection in a PostgreSQL database."""
 
     def __init__(
@@ -209,3 +209,7 @@ def _registered(conn: Any, name: str) -> tuple[Any, ...] | None:
         f"SELECT number, embedding_model, chunks FROM {REGISTRY} WHERE name = %s", (name,)
     ).fetchone()
     return None if row is None else tuple(row)
+
+
+if TYPE_CHECKING:  # mypy: every method of the interface is implemented (none left abstract)
+    _implements: type[KnowledgeStore] = PostgresStore
