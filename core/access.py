@@ -80,16 +80,6 @@ class Reader:
         """Return the reader's groups, never an empty name (which no document may match)."""
         return {g for g in self.groups if g}
 
-    def chroma_where(self) -> dict[str, Any] | None:
-        """Return the same rule as a Chroma `where` clause (None: no filter)."""
-        if self.everyone:
-            return None
-        clauses: list[dict[str, Any]] = [{OWNER: PUBLIC}]
-        if self.user:
-            clauses.append({OWNER: self.user})
-        clauses.extend({GROUPS: {"$contains": g}} for g in sorted(self.named_groups()))
-        return clauses[0] if len(clauses) == 1 else {"$or": clauses}
-
 
 def access_metadata(owner: str = PUBLIC, groups: Iterable[str] = ()) -> dict[str, Any]:
     """Return the metadata an ingested chunk carries for `owner` and `groups` (names checked)."""

@@ -4,6 +4,7 @@
 graph and facet index derived beside it) and `knowledge.postgres.store.PostgresStore` implement
 it, each naming it as its base; nothing here imports either. Searches return chunk ids with
 scores, best first, and take a `Reader`: a store never returns what the reader may not read.
+A metadata filter is equalities (knowledge.filters.Equalities) that each store translates.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from adaptive_rag.core.access import PUBLIC, Reader
+from adaptive_rag.knowledge.filters import Equalities
 from langchain_core.documents import Document
 
 if TYPE_CHECKING:
@@ -91,11 +93,15 @@ class KnowledgeStore(Protocol):
         self,
         query: str,
         n: int,
-        where: dict[str, Any] | None = None,
+        where: Equalities | None = None,
         reader: Reader | None = None,
         vector: list[float] | None = None,
     ) -> list[tuple[str, float]]:
-        """Return up to n (chunk id, cosine similarity) pairs the reader may read."""
+        """Return up to n (chunk id, cosine similarity) pairs the reader may read.
+
+        `where`: equalities the chunks' metadata must hold (knowledge.filters), in no store's
+        dialect: each store translates them, and the reader, into its own.
+        """
         ...
 
     def vector_search_within(
@@ -105,7 +111,7 @@ class KnowledgeStore(Protocol):
         values: list[Named],
         nearest: list[tuple[str, float]],
         reader: Reader,
-        where: dict[str, Any] | None = None,
+        where: Equalities | None = None,
     ) -> list[list[tuple[str, float]]]:
         """Return, per named value of the documents' fields, its best n chunks by meaning."""
         ...

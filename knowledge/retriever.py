@@ -29,15 +29,6 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 
-
-def chroma_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Turn {'a': 1, 'b': 2} into Chroma's filter syntax."""
-    if not where:
-        return None
-    clauses = [{key: value} for key, value in where.items()]
-    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
-
-
 AGREEMENT_DEPTH = 3
 CHANNELS = ("vector", "keyword", "graph", "facet")
 """The search channels; each returned chunk carries its `<channel>_rank` and `<channel>_score`
@@ -191,8 +182,7 @@ class HybridRetriever(BaseRetriever):
             nonlocal vector, nearest
             vector = self.kb.embed_query(query)
             depth = max(self.fetch_k, facet_search.NEAREST_WITHIN) if deep else self.fetch_k
-            where = chroma_where(self.metadata_filter)
-            nearest = self.kb.vector_search(query, depth, where, self.reader, vector)
+            nearest = self.kb.vector_search(query, depth, self.metadata_filter, self.reader, vector)
             return nearest[: self.fetch_k]
 
         channels: dict[str, Callable[[], list[tuple[str, float]]]] = {

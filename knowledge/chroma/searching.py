@@ -15,7 +15,8 @@ from adaptive_rag.core.access import Reader
 from adaptive_rag.knowledge.chroma.derived import DerivedIndex
 from adaptive_rag.knowledge import facets
 from adaptive_rag.knowledge.facets import Named
-from adaptive_rag.knowledge.filters import matches
+from adaptive_rag.knowledge.chroma.filters import chroma_where
+from adaptive_rag.knowledge.filters import Equalities, matches
 from adaptive_rag.knowledge.graph import Reached
 from langchain_core.embeddings import Embeddings
 
@@ -50,13 +51,14 @@ class ChromaSearching:
         self,
         query: str,
         n: int,
-        where: dict[str, Any] | None = None,
+        where: Equalities | None = None,
         reader: Reader | None = None,
         vector: list[float] | None = None,
     ) -> list[tuple[str, float]]:
         """Return up to n (chunk id, cosine similarity) pairs the reader may read, best first.
 
-        `vector`: the query's embedding when already made (embed_query), so it is made once.
+        `where`: equalities the chunks' metadata must hold. `vector`: the query's embedding when
+        already made (embed_query), so it is made once.
         """
         reader = reader or Reader()
         size = self.count()
@@ -64,13 +66,11 @@ class ChromaSearching:
             return []
         self._observe()
         vector = vector or self.embed_query(query)
-        scope = reader.chroma_where()
-        if scope is not None and not where:
+        if not reader.everyone and not where:
             found = self._post_filtered(vector, n, size, reader)
             if found is not None:
                 return found
-        where = {"$and": [where, scope]} if where and scope else where or scope
-        return self._nearest(vector, min(n, size), where)
+        return self._nearest(vector, min(n, size), chroma_where(where, reader))
 
     def _nearest(
         self, vector: list[float], n: int, where: dict[str, Any] | None
@@ -131,7 +131,7 @@ class ChromaSearching:
         values: list[Named],
         nearest: list[tuple[str, float]],
         reader: Reader,
-        where: dict[str, Any] | None = None,
+        where: Equalities | None = None,
     ) -> list[list[tuple[str, float]]]:
         """Return, per named value, its best n chunks by meaning that the reader may read.
 
@@ -159,7 +159,7 @@ class ChromaSearching:
         value: Named,
         index: DerivedIndex,
         reader: Reader,
-        where: dict[str, Any] | None,
+        where: Equalities | None,
         n: int,
     ) -> list[tuple[str, float]]:
         """Return a small value's n chunks nearest the query (cosine) that the reader may read."""

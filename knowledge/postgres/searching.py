@@ -12,6 +12,7 @@ import numpy as np
 from adaptive_rag.core.access import Reader
 from adaptive_rag.knowledge import facets
 from adaptive_rag.knowledge.facets import Named, choose, lookup_keys, nameable
+from adaptive_rag.knowledge.filters import Equalities
 from adaptive_rag.knowledge.graph import WIDE, Reached, rank
 from adaptive_rag.knowledge.postgres.bm25 import bm25
 from adaptive_rag.knowledge.postgres.database import Database, deeper
@@ -25,15 +26,10 @@ from adaptive_rag.knowledge.postgres.schema import (
 from langchain_core.embeddings import Embeddings
 
 
-def containment(where: dict[str, Any] | None) -> dict[str, Any]:
-    """Return a Chroma equality filter ({k: v} or {"$and": [...]}) as one JSON containment."""
+def containment(where: Equalities | None) -> dict[str, Any]:
+    """Return equalities as one JSON object the chunks' metadata must contain (`@>`)."""
     if not where:
         return {}
-    if set(where) == {"$and"}:
-        merged: dict[str, Any] = {}
-        for clause in where["$and"]:
-            merged.update(containment(clause))
-        return merged
     if any(key.startswith("$") or isinstance(v, dict) for key, v in where.items()):
         raise ValueError(f"only equality filters are supported here, not {where!r}")
     return dict(where)
@@ -61,7 +57,7 @@ class PostgresSearching:
         self,
         query: str,
         n: int,
-        where: dict[str, Any] | None = None,
+        where: Equalities | None = None,
         reader: Reader | None = None,
         vector: list[float] | None = None,
     ) -> list[tuple[str, float]]:
@@ -104,7 +100,7 @@ class PostgresSearching:
         values: list[Named],
         nearest: list[tuple[str, float]],
         reader: Reader,
-        where: dict[str, Any] | None = None,
+        where: Equalities | None = None,
     ) -> list[list[tuple[str, float]]]:
         """Return, per named value, its best n chunks by meaning that the reader may read.
 
@@ -130,7 +126,7 @@ class PostgresSearching:
         vector: list[float],
         value: Named,
         reader: Reader,
-        where: dict[str, Any] | None,
+        where: Equalities | None,
         n: int,
     ) -> list[tuple[str, float]]:
         """Rank a small value's chunks by cosine similarity to the query, every one compared."""

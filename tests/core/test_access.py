@@ -1,8 +1,7 @@
-"""The access rule: public, own and shared documents only; names checked; Chroma says the same."""
+"""The access rule: public, own and shared documents only; names checked."""
 
 from __future__ import annotations
 
-import chromadb
 import pytest
 from adaptive_rag.core.access import Reader, access_metadata, check_name
 
@@ -25,20 +24,6 @@ EXPECTED = {
 @pytest.mark.parametrize("reader", READERS, ids=str)
 def test_a_reader_sees_public_own_and_shared_documents_only(reader: Reader) -> None:
     assert {name for name, meta in DOCS.items() if reader.may_read(meta)} == EXPECTED[reader]
-
-
-@pytest.mark.parametrize("reader", READERS, ids=str)
-def test_chroma_filter_agrees_with_the_rule(reader: Reader) -> None:
-    client = chromadb.EphemeralClient()
-    name = f"access-{abs(hash(reader))}"
-    collection = client.create_collection(name, embedding_function=None)
-    stored = {k: v for k, v in DOCS.items() if "owner" in v}  # the store backfills legacy ones
-    collection.add(
-        ids=list(stored), embeddings=[[1.0, 0.0]] * len(stored), metadatas=list(stored.values())
-    )
-    found = collection.get(where=reader.chroma_where())["ids"]
-    assert set(found) == EXPECTED[reader]
-    client.delete_collection(name)
 
 
 def test_an_anonymous_reader_cannot_claim_the_empty_owner_by_groups() -> None:

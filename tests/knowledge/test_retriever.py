@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from adaptive_rag.knowledge.retriever import HybridRetriever, chroma_where
+from adaptive_rag.core.access import Reader
+from adaptive_rag.knowledge.retriever import HybridRetriever
 from adaptive_rag.knowledge.sources import reciprocal_rank_fusion
 from fake_sources import SAMPLE
 
@@ -33,12 +34,6 @@ def test_a_channel_weighted_zero_leaves_the_other_order(open_kb: Any) -> None:
     equal = HybridRetriever(kb=kb, **plain).invoke(question)
     assert [d.id for d in weighted] == [d.id for d in by_meaning]
     assert [d.id for d in equal] != [d.id for d in by_meaning]
-
-
-def test_chroma_where() -> None:
-    assert chroma_where(None) is None
-    assert chroma_where({"a": 1}) == {"a": 1}
-    assert chroma_where({"a": 1, "b": "x"}) == {"$and": [{"a": 1}, {"b": "x"}]}
 
 
 def test_hybrid_returns_k_unique_chunks_with_scores(open_kb: Any, tmp_path: Path) -> None:
@@ -89,3 +84,23 @@ def test_each_chunk_keeps_its_rank_and_score_in_both_channels(open_kb: Any) -> N
         assert (meta["keyword_rank"] > 0) == (str(doc.id) in keyword)
     only_keyword = HybridRetriever(kb=kb, k=4, mode="keyword").invoke(question)
     assert all(d.metadata["vector_rank"] == 0 for d in only_keyword)
+
+
+def test_vector_search_takes_equalities_and_a_reader_in_either_store(
+    open_kb: Any, tmp_path: Path
+) -> None:
+    kb = open_kb()
+    for name, owner in (("public", ""), ("private", "alice")):
+        path = tmp_path / name / "notes.md"
+        path.parent.mkdir()
+        path.write_text(f"# Notes\n\nDescale the kettle every month ({name} copy).\n")
+        kb.ingest([str(path)], progress=False, owner=owner)
+    private = str(tmp_path / "private" / "notes.md")
+
+    def sources(where: dict[str, Any], reader: Reader) -> set[str]:
+        found = kb.get([cid for cid, _ in kb.vector_search("kettle", 10, where, reader)])
+        return {d.metadata["source"] for d in found}
+
+    assert sources({"title": "Notes"}, Reader("bob")) == {str(tmp_path / "public" / "notes.md")}
+    assert sources({"title": "Notes", "source": private}, Reader("bob")) == set()
+    assert sources({"title": "Notes", "source": private}, Reader("alice")) == {private}
