@@ -35,9 +35,8 @@ class StoredChunk(NamedTuple):
     """Its embedding, when asked for (None otherwise)."""
 
 
-@runtime_checkable
-class KnowledgeStore(Protocol):
-    """A knowledge base's documents, its searches, its writes and its answer cache."""
+class Documents(Protocol):
+    """What every store does: hold a collection's documents, read them back, write, delete them."""
 
     name: str
     """The collection's name."""
@@ -45,8 +44,6 @@ class KnowledgeStore(Protocol):
     """Where it is kept (a folder, or a server's address), for messages."""
     on_wait: Callable[[str], None]
     """Told, in words, while a write waits for another process's."""
-
-    # -- reading --------------------------------------------------------------------------
 
     def count(self) -> int:
         """Return how many chunks the collection holds."""
@@ -68,10 +65,6 @@ class KnowledgeStore(Protocol):
         """Return the whole sections (small-to-big) by id."""
         ...
 
-    def answer_cache(self) -> Answers:
-        """Return the collection's cache of earlier answers."""
-        ...
-
     def stored_sections(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
         """Yield every whole section (small-to-big): its id, text, and its source and owner."""
         ...
@@ -83,7 +76,34 @@ class KnowledgeStore(Protocol):
         """
         ...
 
-    # -- searching ------------------------------------------------------------------------
+    def ingest(
+        self,
+        paths: list[str],
+        progress: bool = True,
+        owner: str = "",
+        groups: tuple[str, ...] = (),
+    ) -> IngestReport:
+        """Add files and folders as `owner`'s; unchanged ones are skipped, changed ones replaced."""
+        ...
+
+    def ingest_documents(
+        self,
+        documents: Iterable[Given | Unreadable],
+        progress: bool = False,
+        owner: str = "",
+        groups: tuple[str, ...] = (),
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> IngestReport:
+        """Add documents given in memory, each with its fate."""
+        ...
+
+    def delete(self, source: str, owner: str = PUBLIC) -> int:
+        """Remove one owner's source of that name; return how many chunks went."""
+        ...
+
+
+class SearchChannels(Protocol):
+    """The searches the retriever fuses: by meaning, by keywords, within named values, by graph."""
 
     def embed_query(self, query: str) -> list[float]:
         """Return the query's embedding, as the vector search makes it."""
@@ -138,29 +158,19 @@ class KnowledgeStore(Protocol):
         """Return up to n chunks the entity graph ranks from the seeds and the names."""
         ...
 
-    # -- writing --------------------------------------------------------------------------
 
-    def ingest(
-        self,
-        paths: list[str],
-        progress: bool = True,
-        owner: str = "",
-        groups: tuple[str, ...] = (),
-    ) -> IngestReport:
-        """Add files and folders as `owner`'s; unchanged ones are skipped, changed ones replaced."""
+class CachedAnswers(Protocol):
+    """A store's cache of earlier answers, and the revision an answer is kept at."""
+
+    def revision(self) -> int:
+        """Return the collection's revision: it moves with every write."""
         ...
 
-    def ingest_documents(
-        self,
-        documents: Iterable[Given | Unreadable],
-        progress: bool = False,
-        owner: str = "",
-        groups: tuple[str, ...] = (),
-        on_progress: Callable[[Progress], None] | None = None,
-    ) -> IngestReport:
-        """Add documents given in memory, each with its fate."""
+    def answer_cache(self) -> Answers:
+        """Return the collection's cache of earlier answers."""
         ...
 
-    def delete(self, source: str, owner: str = PUBLIC) -> int:
-        """Remove one owner's source of that name; return how many chunks went."""
-        ...
+
+@runtime_checkable
+class KnowledgeStore(Documents, SearchChannels, CachedAnswers, Protocol):
+    """A knowledge base: its documents, its search channels and its answer cache (each store)."""
