@@ -19,7 +19,7 @@ from langchain_core.retrievers import BaseRetriever
 
 if TYPE_CHECKING:
     from adaptive_rag.knowledge.answer_cache import Answers
-    from adaptive_rag.knowledge.interface import KnowledgeStore
+    from adaptive_rag.knowledge.interface import CachedAnswers, KnowledgeStore
     from adaptive_rag.schema.knowledge import KnowledgeContext
 
 
@@ -107,6 +107,9 @@ class Services:
     """Searches the web; None with no_web=False means Tavily when TAVILY_API_KEY is set."""
     no_web: bool = False
     """Turn the web off even when a key is present."""
+    knowledge: CachedAnswers | None = None
+    """The knowledge base whose answer cache and revision serve repeated questions; None: the
+    one the Context names, unless a retriever is injected (then no cache, unless given here)."""
     answer_cache: Answers | None = None
     """Earlier answers; None: the knowledge base's own (when the Context turns them on)."""
     relevance: Judge | None = None
@@ -177,11 +180,29 @@ class Services:
             return None, "the general-knowledge judge was not fitted on an injected model"
         return general_judge(resolve_model_spec(ctx.chat_model))
 
+    def knowledge_for(self, ctx: Context) -> CachedAnswers | None:
+        """Return the knowledge base whose answers are cached, or None when it is not known.
+
+        The injected one; else, with no injected retriever, the one the Context names (opened
+        once per process, as the default retriever opens it). An injected retriever searches a
+        knowledge base only its host knows: without `knowledge`, nothing is cached for it.
+        """
+        if self.knowledge is not None:
+            return self.knowledge
+        if self.retriever is not None:
+            return None
+        from adaptive_rag.knowledge.errors import KnowledgeBaseError
+
+        try:
+            return open_knowledge_base(ctx.kb_path, ctx.collection, ctx.embedding_model)
+        except KnowledgeBaseError as exc:
+            raise RetrieverUnavailableError(str(exc)) from exc
+
     def answers(self, ctx: Context) -> tuple[Answers, int] | None:
         """Return the answer cache and the knowledge base's revision, or None when there is none."""
         if not ctx.answer_cache:
             return None
-        kb = getattr(self.retriever_for(ctx), "kb", None)  # the hybrid retriever's store
+        kb = self.knowledge_for(ctx)
         cache = self.answer_cache or (kb.answer_cache() if kb is not None else None)
         if cache is None:
             return None

@@ -30,7 +30,10 @@ class Cached:
         self.model = ScriptedChatModel.with_script(**script)
         self.graph = build_graph(
             services=Services(
-                chat_model=self.model, retriever=HybridRetriever(kb=self.kb, k=4), no_web=True
+                chat_model=self.model,
+                knowledge=self.kb,
+                retriever=HybridRetriever(kb=self.kb, k=4),
+                no_web=True,
             )
         )
 
@@ -171,3 +174,37 @@ def test_a_broken_cache_costs_the_answer_nothing(
     out = cached.ask()
     assert out["answerable"] is True and out["model_calls_made"] > 0
     assert out["failures"][0]["node"] == "recall"
+
+
+def test_an_injected_retriever_is_cached_only_with_its_knowledge_base(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str
+) -> None:
+    monkeypatch.setenv("ADAPTIVE_RAG_DATA", str(tmp_path / "data"))
+    h = Cached(tmp_path)
+    retriever = HybridRetriever(kb=h.kb, k=4)
+    alone = build_graph(services=Services(chat_model=h.model, retriever=retriever, no_web=True))
+    for _ in range(2):
+        out = alone.invoke({"question": QUESTION}, context=Context())
+        assert "recall" in out["diagnostics"]["steps"]
+        assert out["diagnostics"]["answer_cache"] == "miss"  # no knowledge base named: none kept
+    assert Services(retriever=retriever).knowledge_for(Context()) is None
+    assert Services(retriever=retriever, knowledge=h.kb).knowledge_for(Context()) is h.kb
+
+
+def test_with_nothing_injected_the_contexts_knowledge_base_keeps_the_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str
+) -> None:
+    monkeypatch.setenv("ADAPTIVE_RAG_DATA", str(tmp_path / "data"))
+    h = Cached(tmp_path)
+    opened: list[tuple[str, ...]] = []
+
+    def open_knowledge_base(*named: str) -> Any:
+        opened.append(named)
+        return h.kb
+
+    monkeypatch.setattr("adaptive_rag.services.open_knowledge_base", open_knowledge_base)
+    context = Context(kb_path="kb", collection="cache")
+    assert Services().knowledge_for(context) is h.kb
+    assert opened == [("kb", "cache", context.embedding_model)]
+    cached = Services().answers(context)
+    assert cached is not None and cached[1] == h.kb.revision()

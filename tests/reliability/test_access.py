@@ -34,7 +34,10 @@ class Tenants:
         model.script["classify"] = "simple" if route == "simple" else "complex"
         self.graph = build_graph(
             services=Services(
-                chat_model=model, retriever=HybridRetriever(kb=self.kb, k=4), no_web=True
+                chat_model=model,
+                knowledge=self.kb,
+                retriever=HybridRetriever(kb=self.kb, k=4),
+                no_web=True,
             )
         )
 

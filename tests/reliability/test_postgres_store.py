@@ -225,7 +225,9 @@ def test_kill_9_mid_ingest_leaves_whole_documents_and_a_rerun_ends_it(
 def graph_over(kb: Any) -> Any:
     model = ScriptedChatModel.with_script()
     return build_graph(
-        services=Services(chat_model=model, retriever=HybridRetriever(kb=kb), no_web=True)
+        services=Services(
+            chat_model=model, knowledge=kb, retriever=HybridRetriever(kb=kb), no_web=True
+        )
     )
 
 

@@ -76,7 +76,9 @@ def test_embedding_failure_falls_back_to_keyword_search(
     kb = sample_kb(tmp_path / "kb", embedder)
     embedder.fail = True
     model = ScriptedChatModel.with_script()
-    out, _ = two_turns(Services(chat_model=model, retriever=HybridRetriever(kb=kb), no_web=True))
+    out, _ = two_turns(
+        Services(chat_model=model, knowledge=kb, retriever=HybridRetriever(kb=kb), no_web=True)
+    )
     notes = " ".join(out["diagnostics"]["notes"])
     assert "vector search failed (ConnectionError: embedding service unreachable)" in notes
     assert out["sources"] and out["sources"][0]["title"] == "Returns"  # BM25 alone found it
@@ -100,7 +102,7 @@ def test_embedded_chroma_down_answers_without_the_knowledge_base(
     monkeypatch.setattr(type(kb._chunks), "get", broken)
     model = ScriptedChatModel.with_script()
     out, _ = two_turns(
-        Services(chat_model=model, retriever=HybridRetriever(kb=kb), no_web=True),
+        Services(chat_model=model, knowledge=kb, retriever=HybridRetriever(kb=kb), no_web=True),
         question=question,
     )
     notes = " ".join(out["diagnostics"]["notes"])
@@ -117,7 +119,9 @@ def test_slow_embedded_search_still_ends(tmp_path: Path, tally: Any, store: str)
     embedder.delay = 1.0
     model = ScriptedChatModel.with_script()
     started = time.perf_counter()
-    out, _ = two_turns(Services(chat_model=model, retriever=HybridRetriever(kb=kb), no_web=True))
+    out, _ = two_turns(
+        Services(chat_model=model, knowledge=kb, retriever=HybridRetriever(kb=kb), no_web=True)
+    )
     assert out["sources"] and time.perf_counter() - started >= 1.0
     tally(faults=1)
 
@@ -167,7 +171,9 @@ def test_chroma_server_frozen_then_killed_then_restarted(chroma: Any, tally: Any
     kb = sample_kb(Path(""))  # on the server (CHROMA_HOST)
     chunks = kb.count()
     model = ScriptedChatModel.with_script()
-    services = Services(chat_model=model, retriever=HybridRetriever(kb=kb), no_web=True)
+    services = Services(
+        chat_model=model, knowledge=kb, retriever=HybridRetriever(kb=kb), no_web=True
+    )
     graph = build_graph(InMemorySaver(), services=services)
     config = {"configurable": {"thread_id": "server"}}
 
@@ -219,6 +225,7 @@ def test_tavily_failures_continue_from_the_knowledge_base(
         out, _ = two_turns(
             Services(
                 chat_model=model,
+                knowledge=kb,
                 retriever=HybridRetriever(kb=kb),
                 web_search=web,
                 relevance=ScriptedJudge([0.0]),  # nothing relevant: the web is searched
@@ -242,7 +249,9 @@ def test_tavily_unreachable_on_a_realtime_question_says_so_and_uses_the_kb(
     web = TavilySearch("tvly-test-key-0000000000", timeout=1, base_url=nobody)
     model = ScriptedChatModel.with_script()
     graph = build_graph(
-        services=Services(chat_model=model, retriever=HybridRetriever(kb=kb), web_search=web)
+        services=Services(
+            chat_model=model, knowledge=kb, retriever=HybridRetriever(kb=kb), web_search=web
+        )
     )
     out = graph.invoke({"question": "What is the latest news about returns today?"})
     assert out["route"]["category"] == "realtime"
