@@ -1,1 +1,1 @@
-"""The knowledge base: loading, chunking, embeddings, the Chroma store, BM25 and hybrid search."""
+"""The knowledge base: loading, chunking, embeddings, two stores (Chroma, PostgreSQL), search."""
