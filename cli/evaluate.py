@@ -179,8 +179,11 @@ def eval_calibrate(
     model, record = split(fitted)
     target = WEIGHTS_DIR / "confidence.json" if write else outs[0] / "confidence.json"
     target.write_text(json.dumps(model, indent=1))
-    kept = FITTED_DIR / "confidence.json" if write else outs[0] / "confidence.fit.json"
+    kept = outs[0] / "confidence.fit.json"
     kept.write_text(json.dumps(record, indent=1))
+    if write and FITTED_DIR.is_dir():  # a clone keeps the shipped map's record beside the code
+        kept = FITTED_DIR / "confidence.json"
+        kept.write_text(json.dumps(record, indent=1))
     plot = reliability_diagram(fitted, outs[0] / "reliability.png")
     typer.echo(
         f"fitted on {fitted['n']} answers (accuracy {fitted['accuracy']}); held-out ECE"

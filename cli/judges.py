@@ -149,8 +149,8 @@ def _fit_decline(runs: list[Path], out: Path, excluded: set[str], write: bool) -
 def _keep(out: Path, name: str, judge: Logistic, figures: dict[str, Any], write: bool) -> None:
     """Write a fitted judge and its figures beside the fit; with `write`, install both.
 
-    The package ships the judge (core/judges/weights/<name>.json); what it measured goes with the
-    evaluation (evaluation/fitted/<name>.json).
+    The package ships the judge (core/judges/weights/<name>.json); what it measured is kept in
+    the clone (benchmarks/fitting/<name>.json), which an installed package does not have.
     """
     from adaptive_rag.core.judges import WEIGHTS_DIR
     from adaptive_rag.evaluation.data import FITTED_DIR
@@ -161,7 +161,8 @@ def _keep(out: Path, name: str, judge: Logistic, figures: dict[str, Any], write:
     if write:
         WEIGHTS_DIR.mkdir(exist_ok=True)
         (WEIGHTS_DIR / f"{name}.json").write_text(model)
-        (FITTED_DIR / f"{name}.json").write_text(record)
+        if FITTED_DIR.is_dir():
+            (FITTED_DIR / f"{name}.json").write_text(record)
 
 
 @evaluate.command("judge-sources")
