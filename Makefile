@@ -55,6 +55,7 @@ lint: $(VENV)/.lint-installed
 	mkdir -p .typecheck && ln -sfn .. .typecheck/adaptive_rag
 	MYPYPATH=.typecheck $(PY) -m mypy -p adaptive_rag
 	MYPYPATH=.typecheck:benchmarks $(PY) -m mypy --explicit-package-bases benchmarks/*.py benchmarks/fitting/*.py
+	MYPYPATH=.typecheck:benchmarks:experiments $(PY) -m mypy --explicit-package-bases experiments/*.py
 	$(PY) -m mypy --strict scripts/deploy
 
 format: $(VENV)/.lint-installed

@@ -60,6 +60,7 @@ DOCS = [
     "docs/*.md",
     "benchmarks/README.md",
     "benchmarks/fitting/README.md",
+    "experiments/README.md",
 ]
 WORK_PERIOD = re.compile(r"\bsessions?\s+\d|\bs\d{1,2}\b|eval-out/[si]\d", re.IGNORECASE)
 
