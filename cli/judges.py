@@ -99,30 +99,6 @@ def eval_fit_judges(
     typer.echo(f"weights -> {out}" + (f" and installed in {WEIGHTS_DIR}" if write else ""))
 
 
-@evaluate.command("checks")
-def eval_checks(
-    runs: Annotated[list[Path], typer.Argument(help="`eval run` folders whose answers to check.")],
-    limit: Annotated[
-        int, typer.Option(help="Answers to check (the prompted check is slow).")
-    ] = 120,
-    out: Annotated[Path, typer.Option(help="Where the verdicts are kept (reruns resume).")] = Path(
-        "eval-out/checks/verdicts.jsonl"
-    ),
-    rules_only: Annotated[
-        bool, typer.Option(help="The rules alone: no model call, the model's column left empty.")
-    ] = False,
-) -> None:
-    """Check the same answers by the grounding rules and by the prompted model; compare them."""
-    from adaptive_rag.evaluation.model_check import compare_checks
-    from adaptive_rag.evaluation.tables import table
-
-    missing = [str(r) for r in runs if not (r / "results.jsonl").is_file()]
-    if missing:
-        raise fail(f"no results.jsonl in {', '.join(missing)} (run 'eval run' first)", 2)
-    rates = compare_checks(runs, out, limit, model=not rules_only)
-    typer.echo(table([rates]))
-
-
 def _fit_decline(runs: list[Path], out: Path, excluded: set[str], write: bool) -> None:
     """Fit the answerability judge on run records; print both errors; keep (and install) it."""
     from adaptive_rag.evaluation.answerable_fit import fit_answerable
