@@ -54,7 +54,8 @@ lint: $(VENV)/.lint-installed
 	$(PY) -m ruff format --check .
 	mkdir -p .typecheck && ln -sfn .. .typecheck/adaptive_rag
 	MYPYPATH=.typecheck $(PY) -m mypy -p adaptive_rag
-	MYPYPATH=.typecheck:benchmarks $(PY) -m mypy --explicit-package-bases benchmarks/*.py
+	MYPYPATH=.typecheck:benchmarks $(PY) -m mypy --explicit-package-bases benchmarks/*.py benchmarks/fitting/*.py
+	MYPYPATH=.typecheck:benchmarks:experiments $(PY) -m mypy --explicit-package-bases experiments/*.py
 	$(PY) -m mypy --strict scripts/deploy
 
 format: $(VENV)/.lint-installed

@@ -30,8 +30,7 @@ def eval_run(
         typer.Option(
             help="Comma-separated: adaptive, full, single, direct (no retrieval), multi"
             " (always multi-step), noassess (the graph without assess's odds)."
-            " With direct,single,multi it writes labels.jsonl"
-            " (eval router fits on them)."
+            " With direct,single,multi it writes labels.jsonl and judges the route against them."
         ),
     ] = "adaptive,full,single",
     limit: Annotated[int, typer.Option(help="Questions to run (0: all).")] = 30,
@@ -179,48 +178,17 @@ def eval_calibrate(
     model, record = split(fitted)
     target = WEIGHTS_DIR / "confidence.json" if write else outs[0] / "confidence.json"
     target.write_text(json.dumps(model, indent=1))
-    kept = FITTED_DIR / "confidence.json" if write else outs[0] / "confidence.fit.json"
+    kept = outs[0] / "confidence.fit.json"
     kept.write_text(json.dumps(record, indent=1))
+    if write and FITTED_DIR.is_dir():  # a clone keeps the shipped map's record beside the code
+        kept = FITTED_DIR / "confidence.json"
+        kept.write_text(json.dumps(record, indent=1))
     plot = reliability_diagram(fitted, outs[0] / "reliability.png")
     typer.echo(
         f"fitted on {fitted['n']} answers (accuracy {fitted['accuracy']}); held-out ECE"
         f" {fitted['ece_held_out']} (mean of {SPLITS} fold splits; range"
         f" {fitted['ece_held_out_range']}); map -> {target}; its rows and figures -> {kept};"
         f" reliability diagram -> {plot}"
-    )
-
-
-@evaluate.command("router")
-def eval_router(
-    outs: Annotated[
-        list[Path],
-        typer.Argument(help="Run folders with adaptive,single,direct,multi results to fit on."),
-    ],
-) -> None:
-    """Fit the learned router on derived labels; compare it with rules+model on held-out folds.
-
-    An experiment: the graph routes by rules and the fast model; the fit is written beside the
-    runs (router.json) and not used by the agent.
-    """
-    from adaptive_rag.evaluation.router_fit import fit_router
-    from adaptive_rag.evaluation.tables import table
-
-    fitted = _fit_on(outs, fit_router)
-    held = fitted["held_out"]
-    rows = [{"router": name, **held[name]} for name in ("rules+model", "rules+learned", "oracle")]
-    left_out = f" (left out, too few to hold out: {fitted['dropped']})" if fitted["dropped"] else ""
-    typer.echo(
-        f"{fitted['n']} labelled questions {fitted['labels']}{left_out}; {fitted['folds']}-fold,"
-        " mean of"
-        f" {fitted['splits']} splits (learned range {held['rules+learned range']})"
-    )
-    typer.echo(table(rows))
-    local = outs[0] / "router.json"
-    local.write_text(json.dumps(fitted, indent=1))
-    verdict = "beats" if fitted["beats_rules_model"] else "does not beat"
-    typer.echo(
-        f"the learned router {verdict} rules+model on held-out folds (higher routing accuracy,"
-        f" no lower answer Acc, needed-retrieval recall >= 0.95); fit -> {local}"
     )
 
 

@@ -33,9 +33,6 @@ def eval_fit_judges(
             help="Each set's evaluation sample (`eval run --limit N`) left out of the fit."
         ),
     ] = 80,
-    model_grader: Annotated[
-        int, typer.Option(help="Also run the prompted grader on this many questions per set.")
-    ] = 0,
     runs: Annotated[
         list[Path] | None,
         typer.Option(help="`eval run` folders to fit the answerability judge (the decline) on."),
@@ -51,7 +48,6 @@ def eval_fit_judges(
     """Fit the relevance judge on retrieved sources, and the decline on runs (with --runs)."""
     from adaptive_rag.core.judges import WEIGHTS_DIR
     from adaptive_rag.evaluation.judge_data import collect, held_back_ids
-    from adaptive_rag.evaluation.model_grader import model_grades
     from adaptive_rag.evaluation.relevance_fit import fit_relevance
     from adaptive_rag.evaluation.sets import load_eval_set
     from adaptive_rag.evaluation.tables import table
@@ -59,9 +55,7 @@ def eval_fit_judges(
 
     if not relevance and not runs:
         raise fail("--no-relevance fits only the decline: name its runs with --runs", 2)
-    if not relevance and model_grader:
-        raise fail("--model-grader is compared with the relevance judge: drop --no-relevance", 2)
-    paths, grades, excluded = [], [], set()
+    paths, excluded = [], set()
     try:
         for name in listed(sets):
             data = load_eval_set(name, corpus)
@@ -69,15 +63,13 @@ def eval_fit_judges(
             if not relevance:
                 continue
             paths.append(collect(data, out, depth))
-            if model_grader:
-                grades.append(model_grades(paths[-1], depth, model_grader))
     except (ValueError, FileNotFoundError) as exc:
         raise fail(str(exc), EXIT_BAD_CONFIG) from exc
     if not relevance:
         out.mkdir(parents=True, exist_ok=True)
         _fit_decline(list(runs or []), out, excluded, write)
         return
-    fitted = fit_relevance(paths, depth, resolve_embeddings_spec("auto"), grades, excluded)
+    fitted = fit_relevance(paths, depth, resolve_embeddings_spec("auto"), excluded)
     report = fitted["report"]
     typer.echo(f"{report['questions']} questions, {report['sources']} sources (top {depth})")
     for name, judge in fitted["judges"].items():
@@ -91,36 +83,8 @@ def eval_fit_judges(
         _keep(out, name, judge, figures, write)
     if runs:
         _fit_decline(runs, out, excluded, write)
-    if report["model_grader"]:
-        typer.echo(
-            "\nprompted grader vs the judge, same sources:\n" + table(report["model_grader"])
-        )
     typer.echo(f"\njudge time per question (median, cold): {report['ms_per_question']} ms")
     typer.echo(f"weights -> {out}" + (f" and installed in {WEIGHTS_DIR}" if write else ""))
-
-
-@evaluate.command("checks")
-def eval_checks(
-    runs: Annotated[list[Path], typer.Argument(help="`eval run` folders whose answers to check.")],
-    limit: Annotated[
-        int, typer.Option(help="Answers to check (the prompted check is slow).")
-    ] = 120,
-    out: Annotated[Path, typer.Option(help="Where the verdicts are kept (reruns resume).")] = Path(
-        "eval-out/checks/verdicts.jsonl"
-    ),
-    rules_only: Annotated[
-        bool, typer.Option(help="The rules alone: no model call, the model's column left empty.")
-    ] = False,
-) -> None:
-    """Check the same answers by the grounding rules and by the prompted model; compare them."""
-    from adaptive_rag.evaluation.model_check import compare_checks
-    from adaptive_rag.evaluation.tables import table
-
-    missing = [str(r) for r in runs if not (r / "results.jsonl").is_file()]
-    if missing:
-        raise fail(f"no results.jsonl in {', '.join(missing)} (run 'eval run' first)", 2)
-    rates = compare_checks(runs, out, limit, model=not rules_only)
-    typer.echo(table([rates]))
 
 
 def _fit_decline(runs: list[Path], out: Path, excluded: set[str], write: bool) -> None:
@@ -149,8 +113,8 @@ def _fit_decline(runs: list[Path], out: Path, excluded: set[str], write: bool) -
 def _keep(out: Path, name: str, judge: Logistic, figures: dict[str, Any], write: bool) -> None:
     """Write a fitted judge and its figures beside the fit; with `write`, install both.
 
-    The package ships the judge (core/judges/weights/<name>.json); what it measured goes with the
-    evaluation (evaluation/fitted/<name>.json).
+    The package ships the judge (core/judges/weights/<name>.json); what it measured is kept in
+    the clone (benchmarks/fitting/<name>.json), which an installed package does not have.
     """
     from adaptive_rag.core.judges import WEIGHTS_DIR
     from adaptive_rag.evaluation.data import FITTED_DIR
@@ -161,7 +125,8 @@ def _keep(out: Path, name: str, judge: Logistic, figures: dict[str, Any], write:
     if write:
         WEIGHTS_DIR.mkdir(exist_ok=True)
         (WEIGHTS_DIR / f"{name}.json").write_text(model)
-        (FITTED_DIR / f"{name}.json").write_text(record)
+        if FITTED_DIR.is_dir():
+            (FITTED_DIR / f"{name}.json").write_text(record)
 
 
 @evaluate.command("judge-sources")

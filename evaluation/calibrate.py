@@ -1,8 +1,8 @@
 """Fit the confidence map on scored runs, and measure its calibration (ECE, reliability plot).
 
 The map is a logistic model over raw features (core.judges.fitted.Logistic, no standardisation): the
-package ships it in core/judges/weights/confidence.json, and the rows it was fitted on with its
-held-out figures in evaluation/fitted/confidence.json.
+package ships it in core/judges/weights/confidence.json; the rows it was fitted on, with its
+held-out figures, are kept in the clone (benchmarks/fitting/confidence.json), not in the wheel.
 """
 
 from __future__ import annotations

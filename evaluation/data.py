@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-FITTED_DIR = Path(__file__).with_name("fitted")
-"""What each shipped model was fitted on and how it measured (its rows, held-out figures): the
-record beside the evaluation; the model itself ships in core/judges/weights."""
+FITTED_DIR = ROOT / "benchmarks" / "fitting"
+"""What each shipped model was fitted on and how it measured (its rows, held-out figures): kept
+in the clone (benchmarks/fitting/), not in the wheel; the model itself ships in
+core/judges/weights. An installed package has no such folder: `--write` then keeps the record
+beside the fit only."""
 
 
 def eval_data_dir() -> Path:

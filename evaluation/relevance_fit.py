@@ -2,8 +2,9 @@
 
 Rows come from `judge_data.collect`: each answerable question's retrieved sources, gold or not.
 The report gives, per set, the share of gold sources kept and of other sources rejected at the
-shipped threshold, out of fold and with the set left out of the fit, the prompted grader's
-figures on the same sources where they were collected, and the judge's time per question.
+shipped threshold, out of fold and with the set left out of the fit, and the judge's time per
+question. (The prompted grader it replaced is measured on the same sources by
+experiments/model_grader.py, in the clone.)
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ from adaptive_rag.evaluation.judge_fit import (
     out_of_fold,
     predict,
 )
-from adaptive_rag.evaluation.model_grader import KEEP_AT
 
 GOLD_KEPT = 0.95
 """Share of gold sources the keep threshold holds on out-of-fold predictions."""
@@ -117,7 +117,6 @@ def fit_relevance(
     paths: list[Path],
     depth: int,
     embedding_model: str,
-    model_grades: list[Path],
     excluded: set[str] | None = None,
 ) -> dict[str, Any]:
     """Fit the full and the keyword-only judge; return them with the report's figures."""
@@ -125,14 +124,13 @@ def fit_relevance(
     x, y, groups, sets, index = matrix(rows)
     report: dict[str, Any] = {"questions": len(rows), "sources": int(len(y)), "depth": depth}
     judges: dict[str, Logistic] = {}
-    held_out: dict[str, Matrix] = {}
     for name, features in (
         (RELEVANCE_JUDGE, RELEVANCE_FEATURES),
         (KEYWORD_JUDGE, tuple(f for f in RELEVANCE_FEATURES if f not in VECTOR_FEATURES)),
     ):
         columns = [RELEVANCE_FEATURES.index(f) for f in features]
         xs = x[:, columns]
-        held = held_out[name] = out_of_fold(features, xs, y, groups)
+        held = out_of_fold(features, xs, y, groups)
         keep = lowest_keeping(held, y, GOLD_KEPT)
         thresholds = {"keep": keep, **question_thresholds(held, y, index)}
         fitted = fit_logistic(name, features, xs, y)
@@ -152,61 +150,8 @@ def fit_relevance(
                 for row in keep_table(p, y[sets == name_], keep, sets[sets == name_], lambda k: k)
             ],
         }
-    report["model_grader"] = compare_model_grader(
-        rows, held_out[RELEVANCE_JUDGE], y, index, judges[RELEVANCE_JUDGE], model_grades
-    )
     report["ms_per_question"] = time_per_question(rows, judges[RELEVANCE_JUDGE])
     return {"judges": judges, "report": report}
-
-
-def compare_model_grader(
-    rows: list[dict[str, Any]],
-    p: Matrix,
-    y: Matrix,
-    index: Matrix,
-    judge: Logistic,
-    grade_files: list[Path],
-) -> list[dict[str, Any]]:
-    """Gold kept and others rejected by the prompted grader and the judge, on the same sources.
-
-    The judge's probabilities are its out-of-fold ones (no source judged by a model fitted on
-    its own question); the grader's seconds are its calls' median.
-    """
-    position = {(r["dataset"], r["id"]): i for i, r in enumerate(rows)}
-    table = []
-    for path in grade_files:
-        graded = read_jsonl(path)
-        mine, theirs, labels, seconds, unread = [], [], [], [], 0
-        for g in graded:
-            dataset = path.name.split(".")[0]
-            i = position.get((dataset, g["id"]))
-            if i is None:
-                continue
-            mask = index == i
-            seconds.append(float(g["seconds"]))
-            if g["scores"] is None or len(g["scores"]) != int(mask.sum()):
-                unread += 1
-                continue
-            scores = np.array(g["scores"])
-            theirs.extend((scores >= KEEP_AT).tolist())
-            mine.extend((p[mask] >= judge.thresholds["keep"]).tolist())
-            labels.extend(y[mask].tolist())
-        lab, a, b = np.array(labels), np.array(theirs), np.array(mine)
-        if not len(lab):
-            continue
-        table.append(
-            {
-                "set": path.name.split(".")[0],
-                "questions": len(graded),
-                "unreadable": unread,
-                "grader_gold_kept": round(float(a[lab == 1].mean()), 3),
-                "grader_other_rejected": round(float((~a[lab == 0]).mean()), 3),
-                "judge_gold_kept": round(float(b[lab == 1].mean()), 3),
-                "judge_other_rejected": round(float((~b[lab == 0]).mean()), 3),
-                "grader_median_s": round(statistics.median(seconds), 2),
-            }
-        )
-    return table
 
 
 def time_per_question(rows: list[dict[str, Any]], judge: Logistic, sample: int = 200) -> float:

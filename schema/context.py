@@ -248,7 +248,7 @@ def choices() -> dict[str, tuple[str, ...]]:
 _CHECK = "use answer_check ('mark', 'decline' or 'off')"
 _DECLINES = "use declines ('when_unlikely' or 'never')"
 _JUDGE_THRESHOLDS = "the relevance judge's thresholds ship with its fitted weights"
-_ROUTER = "classify routes by rules and the fast model; `adaptive-rag eval router` fits the learned"
+_ROUTER = "classify routes by rules and the fast model; experiments/router_fit.py fits the"
 
 REMOVED: dict[str, str] = {
     "allow_general_knowledge": "use general_questions ('answer' or 'decline')",
@@ -260,8 +260,8 @@ REMOVED: dict[str, str] = {
     "incorrect_threshold": _JUDGE_THRESHOLDS,
     "decline_below": _DECLINES,
     "decline_when_not_found": _DECLINES,
-    "router": f"{_ROUTER} router as an experiment",
-    "router_weights": f"{_ROUTER} router as an experiment and writes its fit beside the runs",
+    "router": f"{_ROUTER} learned router as an experiment",
+    "router_weights": f"{_ROUTER} learned router as an experiment, its fit beside the runs",
     "multi_query": "retrieval searches the question as asked (extra queries found no more)",
     "hyde": "retrieval searches the question as asked (a written passage found no more)",
     "answer_sub_questions": "a complex question's parts steer retrieval and one answer is written",

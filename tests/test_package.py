@@ -132,6 +132,8 @@ def test_the_wheel_holds_one_package_with_its_data(installed: Installed, tmp_pat
     assert installed.tops == {"adaptive_rag", dist_info}
     names = zipfile.ZipFile(installed.wheel).namelist()
     assert not [n for n in names if n.endswith(("_bench.py", "cli/bench.py"))], names
+    # the fits' records stay in the clone (benchmarks/fitting/); the weights they made ship
+    assert not [n for n in names if "/fitted/" in n or "/fitting/" in n], names
     package = installed.site / "adaptive_rag"
     assert (package / "py.typed").is_file()
     assert (package / "examples" / "sample_kb" / "products" / "kestrel-k2.md").is_file()

@@ -127,3 +127,31 @@ def test_eval_calibrate_check_measures_a_map_a_fit_wrote(tmp_path: Path) -> None
     alone = runner.invoke(app, ["eval", "calibrate", str(run), "--map", str(good)])
     assert alone.exit_code == 2 and "use it with --check" in alone.output
     assert not (run / "confidence.json").exists()
+
+
+def test_a_folder_without_results_is_named_not_a_traceback(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["eval", "calibrate", str(tmp_path / "no-run")])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert "no results.jsonl in" in result.output and "eval run" in result.output
+
+
+@pytest.mark.parametrize("clone", [True, False])
+def test_eval_calibrate_write_installs_the_map_and_keeps_its_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clone: bool
+) -> None:
+    from adaptive_rag.evaluation import data
+
+    weights, records = tmp_path / "weights", tmp_path / "fitting"
+    weights.mkdir()
+    if clone:  # a clone keeps the records (benchmarks/fitting/); an installed package has none
+        records.mkdir()
+    monkeypatch.setattr(judges, "WEIGHTS_DIR", weights)
+    monkeypatch.setattr(data, "FITTED_DIR", records)
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "results.jsonl").write_text("\n".join(json.dumps(r) for r in _records()) + "\n")
+    result = CliRunner().invoke(app, ["eval", "calibrate", str(run), "--write"])
+    assert result.exit_code == 0, result.output
+    assert "coef" in json.loads((weights / "confidence.json").read_text())
+    assert json.loads((run / "confidence.fit.json").read_text())["n"] == 200
+    assert (records / "confidence.json").is_file() is clone

@@ -1,10 +1,11 @@
-"""benchmarks/oracle_reading.py: single-shot again with every gold document among its sources."""
+"""experiments/oracle_reading.py: single-shot again with every gold document among its sources."""
 
 from __future__ import annotations
 
-import importlib
 import json
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from adaptive_rag.evaluation.harness import run_eval
@@ -12,8 +13,6 @@ from adaptive_rag.knowledge import embeddings
 from adaptive_rag.services import Services
 from fake_sources import HashEmbeddings
 from fakes import ScriptedChatModel
-
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 CORPUS = [
     {"doc_id": "inv", "title": "Lamp", "text": "The Aurora lamp was invented by Mira Holt."},
@@ -42,10 +41,9 @@ QUESTIONS = [
 
 
 @pytest.fixture
-def oracle(monkeypatch: pytest.MonkeyPatch) -> object:
+def oracle(monkeypatch: pytest.MonkeyPatch, experiment: Callable[[str], ModuleType]) -> object:
     monkeypatch.setattr(embeddings, "_CACHE", {"local:multilingual-e5-small": HashEmbeddings()})
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    return importlib.import_module("oracle_reading")
+    return experiment("oracle_reading")
 
 
 def test_it_answers_again_only_where_a_gold_document_was_missing(

@@ -1,4 +1,4 @@
-"""benchmarks/general_first.py: asking the model before any search, simulated from a run."""
+"""experiments/general_first.py: asking the model before any search, simulated from a run."""
 
 from __future__ import annotations
 

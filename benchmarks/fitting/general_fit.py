@@ -1,7 +1,7 @@
 """Fit the general-knowledge judge: is the model's answer with no documents right?
 
-    python benchmarks/general_fit.py collect --out eval-out/general/direct.jsonl
-    python benchmarks/general_fit.py fit eval-out/general/direct.jsonl \
+    python benchmarks/fitting/general_fit.py collect --out eval-out/general/direct.jsonl
+    python benchmarks/fitting/general_fit.py fit eval-out/general/direct.jsonl \
         --write core/judges/weights/general.json
 
 `collect` asks the model each question of the fit pools as `answer_general` asks it (the direct
@@ -43,7 +43,7 @@ from adaptive_rag.evaluation.judge_fit import (
 from adaptive_rag.evaluation.metrics import contains
 from adaptive_rag.evaluation.sets import load_eval_set
 
-SETS = Path(__file__).resolve().parent / "sets"
+SETS = Path(__file__).resolve().parents[1] / "sets"
 MEASURED = (
     SETS / "traffic_mix" / "traffic_mix.jsonl",
     SETS / "traffic_mix" / "company.jsonl",

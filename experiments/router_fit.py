@@ -1,5 +1,11 @@
 """Fit the learned router on derived labels and judge it against rules+model on held-out folds.
 
+    python experiments/router_fit.py eval-out/fixed/squad2 eval-out/fixed/multihop_rag
+
+The run folders are `adaptive-rag eval run ... --configs adaptive,single,direct,multi` outputs;
+the fit is written beside the first (router.json) and not used by the agent: an experiment,
+measured and not shipped (docs/decisions.md#learned-router-not-shipped).
+
 Both routers are scored on the same questions: routing accuracy against the derived label,
 macro-F1, the share of questions needing retrieval that are routed to it, and the Acc and tokens
 the routed strategy got on that question in the fixed-strategy runs (what the router would buy).
@@ -7,15 +13,21 @@ the routed strategy got on that question in the fixed-strategy runs (what the ro
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
 import warnings
 from typing import Any
 
 import numpy as np
 from adaptive_rag.evaluation.aggregate import mean
 from adaptive_rag.evaluation.labels import LABEL, ROUTE_LABEL, by_question, derive_labels
-from adaptive_rag.evaluation.router_map import SURFACE, RouterWeights, surface
+from adaptive_rag.evaluation.tables import table
 from adaptive_rag.knowledge.embeddings import DEFAULT_EMBEDDINGS, load_embeddings
 from adaptive_rag.nodes.classify import classify_by_rules
+from router_map import SURFACE, RouterWeights, surface
+from run_folders import rows as read_runs
+from run_folders import run_folder
 
 SPLITS = 10
 """Fold assignments the held-out figures are averaged over (a few dozen labels vary a lot)."""
@@ -164,3 +176,40 @@ def _fit(
         "mean": centre.tolist(),
         "scale": spread.tolist(),
     }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Fit on the runs' records, print the held-out comparison and keep the fit beside them."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "runs",
+        nargs="+",
+        type=run_folder,
+        help="`eval run` folders with adaptive,single,direct,multi results to fit on",
+    )
+    args = parser.parse_args(argv)
+    try:
+        fitted = fit_router([r for folder in args.runs for r in read_runs(folder)])
+    except ValueError as exc:
+        parser.error(str(exc))
+    fitted["fitted_on"] = [str(folder) for folder in args.runs]
+    held = fitted["held_out"]
+    rows = [{"router": name, **held[name]} for name in ("rules+model", "rules+learned", "oracle")]
+    left_out = f" (left out, too few to hold out: {fitted['dropped']})" if fitted["dropped"] else ""
+    print(
+        f"{fitted['n']} labelled questions {fitted['labels']}{left_out}; {fitted['folds']}-fold,"
+        f" mean of {fitted['splits']} splits (learned range {held['rules+learned range']})"
+    )
+    print(table(rows))
+    local = args.runs[0] / "router.json"
+    local.write_text(json.dumps(fitted, indent=1))
+    verdict = "beats" if fitted["beats_rules_model"] else "does not beat"
+    print(
+        f"the learned router {verdict} rules+model on held-out folds (higher routing accuracy,"
+        f" no lower answer Acc, needed-retrieval recall >= 0.95); fit -> {local}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,4 +1,4 @@
-"""benchmarks/regenerations.py: what writing again after a failed check changed, from records."""
+"""experiments/regenerations.py: what writing again after a failed check changed, from records."""
 
 from __future__ import annotations
 

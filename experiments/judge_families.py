@@ -1,6 +1,6 @@
 """Which kind of model the answerability judge should be: AUC held out, on a set left out, on tests.
 
-    python benchmarks/judge_families.py --fit eval-out/seed7/squad2 eval-out/seed7/multihop_rag \
+    python experiments/judge_families.py --fit eval-out/seed7/squad2 eval-out/seed7/multihop_rag \
         eval-out/seed7/cmrc2018 --test eval-out/current/squad2_80 eval-out/current/multihop_rag_80
 
 Each family is fitted on the adaptive runs of the `--fit` folders (the questions of the `--test`
@@ -27,7 +27,7 @@ from adaptive_rag.evaluation.judge_fit import (
     left_out_by,
     logistic_fit,
 )
-from goals import run_folder
+from run_folders import run_folder
 
 
 def boosted(depth: int) -> Fit:

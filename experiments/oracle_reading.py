@@ -1,6 +1,6 @@
 """What single-shot answers when its sources hold every gold document: the most retrieval can give.
 
-    python benchmarks/oracle_reading.py eval-out/infcomp/multihop_rag --out eval-out/gold_read
+    python experiments/oracle_reading.py eval-out/infcomp/multihop_rag --out eval-out/gold_read
 
 Reads an `eval run` folder with single-shot results (and its index, `kb/`). Each question whose
 single-shot sources lacked a gold document is answered again by single-shot, with the best chunk of
@@ -21,10 +21,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from goals import Row, rows, run_folder
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
+from run_folders import Row, rows, run_folder
 
 CONFIG = "gold_read"
 """The configuration name of the answers this script writes."""

@@ -1,13 +1,15 @@
-"""`eval checks`: the rules and the prompted check on the same recorded answers, notes set aside."""
+"""experiments/model_check.py: the rules and the prompted check on the same answers, notes aside."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import pytest
 from adaptive_rag import Services
-from adaptive_rag.evaluation.model_check import compare_checks, notices_of
 from adaptive_rag.prompts.generate import UNVERIFIED_NOTE as NOTES
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
@@ -36,9 +38,15 @@ def record(i: int, answer: str, **extra: Any) -> dict[str, Any]:
     }
 
 
+@pytest.fixture
+def model_check(experiment: Callable[[str], ModuleType]) -> ModuleType:
+    return experiment("model_check")
+
+
 def test_the_graphs_own_notes_are_set_aside_and_the_rules_read_the_citations(
-    tmp_path: Path,
+    model_check: ModuleType, tmp_path: Path
 ) -> None:
+    compare_checks, notices_of = model_check.compare_checks, model_check.notices_of
     runs = tmp_path / "run"
     runs.mkdir()
     rows = [
@@ -77,7 +85,7 @@ def test_the_graphs_own_notes_are_set_aside_and_the_rules_read_the_citations(
     assert len(out.read_text().splitlines()) == 3
 
 
-def test_the_rules_alone_ask_no_model(tmp_path: Path) -> None:
+def test_the_rules_alone_ask_no_model(model_check: ModuleType, tmp_path: Path) -> None:
     runs = tmp_path / "run"
     runs.mkdir()
     rows = [
@@ -86,7 +94,19 @@ def test_the_rules_alone_ask_no_model(tmp_path: Path) -> None:
     ]
     (runs / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     silent = Services(no_web=True, chat_model=FakeListChatModel(responses=[]))  # fails if asked
-    rates = compare_checks([runs], tmp_path / "v.jsonl", 10, silent, model=False)
+    rates = model_check.compare_checks([runs], tmp_path / "v.jsonl", 10, silent, model=False)
     assert rates["rule_flags_right"] == 0.0 and rates["rule_flags_wrong"] == 1.0
     assert rates["model_flags_right"] is None and rates["model_seconds_median"] is None
     assert rates["model_unreadable"] == 0  # not asked is not unreadable
+
+
+def test_the_script_checks_by_rules_alone_and_names_a_folder_without_runs(
+    run_script: Callable[..., str],
+    write_runs: Callable[[str, list[dict[str, Any]]], Path],
+    tmp_path: Path,
+) -> None:
+    runs = write_runs("run", [record(1, "The Zephyr X2 holds 1.7 litres [1].")])
+    out = run_script("model_check.py", runs, "--rules-only", "--out", tmp_path / "v.jsonl")
+    assert "rule_flags_right" in out and len((tmp_path / "v.jsonl").read_text().splitlines()) == 1
+    error = run_script("model_check.py", tmp_path / "no-run", code=2)
+    assert "no results.jsonl" in error

@@ -1,11 +1,15 @@
-"""The learned router's weights: read strictly, applied as a softmax over embedding and shape."""
+"""experiments/router_map.py: the learned router's weights, read strictly, applied as a softmax."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
-from adaptive_rag.evaluation.router_map import SURFACE, RouterWeights, surface
+from script_runs import load_script
+
+router_map = load_script(Path(__file__).resolve().parents[2] / "experiments" / "router_map.py")
+SURFACE, RouterWeights, surface = router_map.SURFACE, router_map.RouterWeights, router_map.surface
 
 DIM = 4
 

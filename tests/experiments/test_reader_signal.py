@@ -1,4 +1,4 @@
-"""benchmarks/reader_signal.py: a reader's logits as answerability features, from kept scores."""
+"""experiments/reader_signal.py: a reader's logits as answerability features, from kept scores."""
 
 from __future__ import annotations
 

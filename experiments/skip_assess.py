@@ -1,6 +1,6 @@
 """What `assess`'s odds give and cost, over `eval run` folders of adaptive, noassess and single.
 
-    python benchmarks/skip_assess.py eval-out/noassess/multihop_rag eval-out/noassess/squad2
+    python experiments/skip_assess.py eval-out/noassess/multihop_rag eval-out/noassess/squad2
 
 `noassess` is the graph with an `assess` that asks no model. A third row composes the two
 configurations' runs of one interleaved run into "assess skipped where the search is read whole"
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from adaptive_rag.evaluation.aggregate import paired
 from adaptive_rag.nodekit.grading import READ_WHOLE
-from goals import Row, rows, run_folder
+from run_folders import Row, rows, run_folder
 
 
 def read_whole(run: Row) -> bool:

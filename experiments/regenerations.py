@@ -1,6 +1,6 @@
 """What writing the answer again after a failed check changed, over `eval run` folders.
 
-    python benchmarks/regenerations.py eval-out/current/multihop_rag_80 eval-out/current/squad2_80
+    python experiments/regenerations.py eval-out/current/multihop_rag_80 eval-out/current/squad2_80
 
 An adaptive run wrote again when its answer failed the grounding check (`regenerations`). Where
 it read the same sources in the same order as single-shot on that question, its first answer is
@@ -18,7 +18,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from goals import Row, rows, run_folder
+from run_folders import Row, rows, run_folder
 
 
 def without_later_writes(run: Row) -> float:

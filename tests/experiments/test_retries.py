@@ -1,4 +1,4 @@
-"""benchmarks/retries.py: what searching again after a decline changed, from run records."""
+"""experiments/retries.py: what searching again after a decline changed, from run records."""
 
 from __future__ import annotations
 

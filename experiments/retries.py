@@ -1,6 +1,6 @@
 """What searching the knowledge base again after a decline changed, over `eval run` folders.
 
-    python benchmarks/retries.py eval-out/current/squad2_80 eval-out/current/multihop_rag_80
+    python experiments/retries.py eval-out/current/squad2_80 eval-out/current/multihop_rag_80
 
 An adaptive run searched again after a decline when `transform_query` follows its first
 `self_check`. Had it stopped there, the question would have been declined: right on an
@@ -16,7 +16,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from goals import Row, rows, run_folder
+from run_folders import Row, rows, run_folder
 
 
 def searched_again(run: Row) -> bool:

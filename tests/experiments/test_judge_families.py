@@ -1,4 +1,4 @@
-"""benchmarks/judge_families.py: the answerability judge's model families compared."""
+"""experiments/judge_families.py: the answerability judge's model families compared."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Would asking the model first pay? General questions answered before any search, simulated.
 
-    python benchmarks/general_first.py eval-out/mix3 traffic-mix \
+    python experiments/general_first.py eval-out/mix3 traffic-mix \
         --out eval-out/general_first/mix.jsonl
 
 The policy it measures: a question classify routes `simple` (not by a rule) whose probe search

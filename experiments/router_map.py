@@ -1,8 +1,9 @@
 """The learned router's map: a logistic map from a question's embedding and shape to A, B or C.
 
-An evaluation experiment, not part of the graph: `adaptive-rag eval router` fits it on labels
-derived from the fixed strategies and scores it against rules + model on held-out folds
-(docs/decisions.md says why no weights ship). Applying it is a dot product, no model call.
+An experiment, not part of the package: `python experiments/router_fit.py RUN...` fits it on
+labels derived from the fixed strategies and scores it against rules + model on held-out folds
+(docs/decisions.md#learned-router-not-shipped says why no weights ship). Applying it is a dot
+product, no model call.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ class RouterWeights:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RouterWeights:
-        """Read weights written by `eval router` (raises ValueError on a malformed file)."""
+        """Read weights written by router_fit.py (raises ValueError on a malformed file)."""
         try:
             weights = cls(
                 classes=tuple(data["classes"]),

@@ -1,4 +1,4 @@
-"""benchmarks/skip_assess.py: adaptive, noassess and assess skipped where the search is read whole."""
+"""experiments/skip_assess.py: adaptive, noassess and assess skipped where the search is read whole."""
 
 from __future__ import annotations
 

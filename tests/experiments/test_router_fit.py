@@ -1,16 +1,15 @@
-"""Fitting the learned router (an experiment): judged on held-out folds beside rules+model."""
+"""experiments/router_fit.py: the learned router judged on held-out folds beside rules+model."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
-from adaptive_rag.cli.main import app
-from adaptive_rag.evaluation import router_fit
 from fake_sources import HashEmbeddings
-from typer.testing import CliRunner
 
 TEMPLATES = {  # words that tell the labels apart, as a question's topic would
     "A": "what colour is the sky over meadow {i}",
@@ -20,9 +19,13 @@ TEMPLATES = {  # words that tell the labels apart, as a question's topic would
 OUTCOME = {"A": (True, True, True), "B": (False, True, True), "C": (False, False, True)}
 
 
-@pytest.fixture(autouse=True)
-def _hashed_embeddings(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(router_fit, "load_embeddings", lambda spec: HashEmbeddings())
+@pytest.fixture
+def router_fit(
+    experiment: Callable[[str], ModuleType], monkeypatch: pytest.MonkeyPatch
+) -> ModuleType:
+    module = experiment("router_fit")
+    monkeypatch.setattr(module, "load_embeddings", lambda spec: HashEmbeddings())
+    return module
 
 
 def records(routed: dict[str, str], per_label: int = 8) -> list[dict[str, Any]]:
@@ -55,7 +58,9 @@ ALWAYS_SIMPLE = {"A": "simple", "B": "simple", "C": "simple"}
 PERFECT = {"A": "general", "B": "simple", "C": "complex"}
 
 
-def test_a_learnable_router_beats_a_router_that_always_retrieves_once() -> None:
+def test_a_learnable_router_beats_a_router_that_always_retrieves_once(
+    router_fit: ModuleType,
+) -> None:
     fitted = router_fit.fit_router(records(ALWAYS_SIMPLE))
     held = fitted["held_out"]
     assert fitted["n"] == 24 and fitted["labels"] == {"A": 8, "B": 8, "C": 8}
@@ -66,40 +71,51 @@ def test_a_learnable_router_beats_a_router_that_always_retrieves_once() -> None:
     assert len(fitted["coef"]) == 3 and len(fitted["coef"][0]) == HashEmbeddings.dim + 8
 
 
-def test_a_router_already_right_is_not_beaten() -> None:
+def test_a_router_already_right_is_not_beaten(router_fit: ModuleType) -> None:
     fitted = router_fit.fit_router(records(PERFECT))
     assert fitted["held_out"]["rules+model"]["accuracy"] == 1.0
     assert fitted["beats_rules_model"] is False
 
 
-def test_a_label_with_one_question_is_left_out_and_said() -> None:
+def test_a_label_with_one_question_is_left_out_and_said(router_fit: ModuleType) -> None:
     rows = [r for r in records(ALWAYS_SIMPLE) if not r["id"].startswith("C") or r["id"] == "C0"]
     fitted = router_fit.fit_router(rows)
     assert fitted["labels"] == {"A": 8, "B": 8} and fitted["dropped"] == {"C": 1}
     assert fitted["classes"] == ["A", "B"] and len(fitted["coef"]) == 1
 
 
-def test_too_few_labels_is_a_clear_error() -> None:
+def test_too_few_labels_is_a_clear_error(router_fit: ModuleType) -> None:
     with pytest.raises(ValueError, match="at least two labels"):
         router_fit.fit_router(records(ALWAYS_SIMPLE, per_label=1))
 
 
 @pytest.mark.parametrize(("routed", "wins"), [(ALWAYS_SIMPLE, True), (PERFECT, False)])
 def test_the_fit_is_kept_beside_its_runs_and_says_whether_it_wins(
-    tmp_path: Path, routed: dict[str, str], wins: bool
+    router_fit: ModuleType,
+    write_runs: Callable[[str, list[dict[str, Any]]], Path],
+    capsys: pytest.CaptureFixture[str],
+    routed: dict[str, str],
+    wins: bool,
 ) -> None:
-    out = tmp_path / "run"
-    out.mkdir()
-    (out / "results.jsonl").write_text("\n".join(json.dumps(r) for r in records(routed)))
-    result = CliRunner().invoke(app, ["eval", "router", str(out)])
-    assert result.exit_code == 0
+    out = write_runs("run", records(routed))
+    assert router_fit.main([str(out)]) == 0
     fitted = json.loads((out / "router.json").read_text())
     assert fitted["beats_rules_model"] is wins and fitted["classes"] == ["A", "B", "C"]
-    assert ("does not beat" in result.output) is not wins
+    assert fitted["fitted_on"] == [str(out)]
+    assert ("does not beat" in capsys.readouterr().out) is not wins
 
 
-@pytest.mark.parametrize("command", ["router", "calibrate"])
-def test_a_folder_without_results_is_named_not_a_traceback(tmp_path: Path, command: str) -> None:
-    result = CliRunner().invoke(app, ["eval", command, str(tmp_path / "no-run")])
-    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
-    assert "no results.jsonl in" in result.output and "eval run" in result.output
+def test_a_folder_without_results_is_a_usage_error(
+    run_script: Callable[..., str], tmp_path: Path
+) -> None:
+    error = run_script("router_fit.py", tmp_path / "no-run", code=2)
+    assert "no results.jsonl" in error and "eval run" in error
+
+
+def test_too_few_labels_from_the_script_is_a_usage_error(
+    router_fit: ModuleType, write_runs: Callable[[str, list[dict[str, Any]]], Path]
+) -> None:
+    out = write_runs("run", records(ALWAYS_SIMPLE, per_label=1))
+    with pytest.raises(SystemExit) as exited:
+        router_fit.main([str(out)])
+    assert exited.value.code == 2
