@@ -15,6 +15,7 @@ from adaptive_rag.core.grounding import (
     Focus,
     Grounding,
     SentenceCheck,
+    admits_lacking,
     check,
     focus_of,
     says_sources_lack,
@@ -59,6 +60,7 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
         update["owned"] = owned
     # the model's own words (its citations, before any repair): the sources lack the answer
     lacks = says_sources_lack(body) or says_sources_lack(grounding.answer)
+    lacks = lacks or admits_lacking(body, question)  # a yes or no taken back by its own words
     focus = _focus(question, grounding.answer, sources) if checking else None
     restated = focus is not None and focus.known and focus.held  # a yes or no its sources hold
     if checking and owned and grounding.unsupported and lead_stands(grounding, restated):

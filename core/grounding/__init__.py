@@ -2,7 +2,8 @@
 
 `check` reads each sentence against the sources it cites (claims, sentences, pointing
 sentences) and repairs the citations; `focus_of` whether a yes or a no's sources hold what the
-question asks; `says_sources_lack` whether an answer only says its sources do not hold it;
+question asks; `says_sources_lack` whether an answer only says its sources do not hold it,
+`admits_lacking` whether a yes or no takes itself back so;
 `without_stray_yes_no` and `consistent_yes_no` fix an answer's opening yes or no.
 """
 
@@ -15,13 +16,14 @@ from adaptive_rag.core.grounding.answer_check import (
 )
 from adaptive_rag.core.grounding.focus import Focus, focus_of
 from adaptive_rag.core.grounding.sentences import split
-from adaptive_rag.core.grounding.unsaid import says_sources_lack
+from adaptive_rag.core.grounding.unsaid import admits_lacking, says_sources_lack
 from adaptive_rag.core.grounding.yes_no import consistent_yes_no, without_stray_yes_no
 
 __all__ = [
     "Focus",
     "Grounding",
     "SentenceCheck",
+    "admits_lacking",
     "check",
     "consistent_yes_no",
     "focus_of",

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
+from adaptive_rag.core.grounding.focus import focus_terms
 from adaptive_rag.core.grounding.sentences import split
+from adaptive_rag.core.text import found_in
 
 _SOURCES = r"(?:sources?|documents?|context|passages?|texts?|information|materials?)"
 _HEDGE = r"(?:explicitly\s+|directly\s+|specifically\s+|clearly\s+|actually\s+)?"
@@ -97,3 +99,29 @@ def says_sources_lack(answer: str) -> bool:
     if led is not None:  # "No, the sources do not say …": the admission itself, straight away
         return len(before.split()) <= _OPENING_WORDS
     return len(before.split()) <= _SUBJECT_WORDS and len(before) <= 4 * _SUBJECT_WORDS
+
+
+def admits_lacking(answer: str, question: str) -> bool:
+    """Whether an uncited yes or no then says its sources do not hold what the question asks.
+
+    "No, there is no extra pay for the Saturday shifts. The sources do not say anything about
+    extra pay for these shifts." restates the question as its claim and then takes it back: a
+    later sentence admits the sources lack at least half of the question's focus (core.grounding.
+    focus). An answer that cites, or whose admission is about something else ("Yes. The sources
+    do not mention other models."), stays an answer.
+    """
+    sentences = split(answer.strip())
+    if len(sentences) < 2 or any(s.cites for s in sentences):
+        return False
+    if not _ANSWERS.match(sentences[0].text):
+        return False
+    focus = focus_terms(question)
+    asked = len(focus.names | focus.numbers | focus.words)
+    if not asked:
+        return False
+    for sentence in sentences[1:]:
+        if _LACK.search(sentence.text):
+            held = found_in(focus, sentence.text)
+            if 2 * len(held.names | held.numbers | held.words) >= asked:
+                return True
+    return False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from adaptive_rag.core.grounding import says_sources_lack
+from adaptive_rag.core.grounding import admits_lacking, says_sources_lack
 
 
 @pytest.mark.parametrize(
@@ -52,3 +52,40 @@ def test_a_reply_that_only_says_the_sources_lack_it(answer: str) -> None:
 )
 def test_an_answer_with_more_to_it_is_not(answer: str) -> None:
     assert not says_sources_lack(answer)
+
+
+QUESTION = "Is there extra pay for the Saturday shifts in December?"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "No, there is no extra pay for the Saturday shifts in December. The sources do not say"
+        " anything about extra pay for these shifts.",
+        "Yes, Saturday shifts in December are paid extra. Extra pay for Saturday shifts is not"
+        " mentioned in the provided sources.",
+    ],
+)
+def test_a_yes_or_no_taken_back_by_its_own_words_is_a_decline(answer: str) -> None:
+    assert admits_lacking(answer, QUESTION)
+
+
+def test_a_chinese_yes_taken_back_is_a_decline() -> None:
+    answer = "是的，退货需要支付运费。资料中没有提到退货运费。"
+    assert admits_lacking(answer, "退货需要支付运费吗？")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "No, there is no extra pay for Saturday shifts [1]. The sources do not say more about"
+        " extra pay.",  # it cites: the claim points at a source
+        "No, there is no extra pay for the Saturday shifts. The sources do not mention night"
+        " shifts.",  # the admission is about something else
+        "Saturday shifts in December are paid at 150%. The sources do not say anything about"
+        " extra pay for Sundays.",  # not a yes or no
+        "No, there is no extra pay for the Saturday shifts in December.",  # no admission
+    ],
+)
+def test_an_answer_that_admits_something_else_stays_an_answer(answer: str) -> None:
+    assert not admits_lacking(answer, QUESTION)

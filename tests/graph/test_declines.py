@@ -39,6 +39,20 @@ def test_an_admission_followed_by_what_the_sources_do_hold_is_still_a_decline(
     assert out["answer"] == generate_prompts.DECLINE["en"]["not_in_sources"]
 
 
+def test_a_yes_taken_back_by_its_own_next_sentence_is_a_typed_decline(
+    make_harness: Any,
+) -> None:
+    # the sources hold every word asked (the focus check passes): only the admission tells
+    said = (
+        "Yes, the Zephyr X2 kettle boils in 3 minutes. The sources do not say how long the"
+        " Zephyr X2 kettle takes to boil."
+    )
+    h = make_harness(rag=said)
+    out = h.ask("Does the Zephyr X2 kettle boil in 3 minutes?")
+    assert out["decline"] and out["decline"]["reason"] == "not_in_sources"
+    assert out["answer"] == generate_prompts.DECLINE["en"]["not_in_sources"]
+
+
 def test_a_chinese_question_is_declined_in_chinese(make_harness: Any) -> None:
     h = make_harness(rag="资料中没有提到这个信息。")
     out = h.ask("Zephyr X2 水壶是什么颜色的？")
