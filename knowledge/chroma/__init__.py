@@ -1,1 +1,1 @@
-"""The knowledge base in Chroma (on disk or a server), with BM25, graph and facets derived beside it."""
+"""The knowledge base in Chroma (on disk or a server), its BM25, graph and facets derived beside."""

@@ -1,4 +1,4 @@
-"""What is read from a whole Chroma collection: its derived index (BM25, readers, graph), its sources."""
+"""Read from a whole Chroma collection: its derived index (BM25, readers, graph), sources."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ Access = list[dict[str, Any]]
 
 
 class DerivedIndex:
-    """BM25, readers, entity graph and facets over chunk ids, rebuilt when the collection changes."""
+    """BM25, readers, entity graph and facets over chunk ids, rebuilt as the collection changes."""
 
     def __init__(
         self,
@@ -112,7 +112,7 @@ class DerivedIndex:
         ]
 
     def save(self, folder: Path) -> None:
-        """Publish the index at `folder` (knowledge.chroma.snapshot): readers see the old or the new."""
+        """Publish the index at `folder` (knowledge.chroma.snapshot): readers see old or new."""
         snapshot.publish(folder, self._write)
 
     def _write(self, staging: Path) -> None:

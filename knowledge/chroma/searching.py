@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.core.access import Reader
-from adaptive_rag.knowledge.chroma.derived import DerivedIndex
 from adaptive_rag.knowledge import facets
-from adaptive_rag.knowledge.facets import Named
+from adaptive_rag.knowledge.chroma.derived import DerivedIndex
 from adaptive_rag.knowledge.chroma.filters import chroma_where
+from adaptive_rag.knowledge.facets import Named
 from adaptive_rag.knowledge.filters import Equalities, matches
 from adaptive_rag.knowledge.graph import Reached
 from langchain_core.embeddings import Embeddings
