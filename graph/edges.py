@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-from adaptive_rag.core.question import small_talk
 from adaptive_rag.schema.reading import answered_before, budget, from_web, has_history, rule_on
 from adaptive_rag.schema.state import State, SubQuestionState
 from langgraph.types import Send
@@ -102,7 +101,7 @@ def route_question(
         if rule_on(state, "asks_to_clarify") and not state.get("clarified"):
             return "clarify"
         return "retrieve"
-    if category == "general" and small_talk(state.get("standalone") or ""):
+    if category == "general" and state.get("talk"):
         return "generate"  # a greeting, a sum, a translation: no fact to know or look up
     if category == "general":
         return "answer_general" if rule_on(state, "answers_general_questions") else "retrieve"

@@ -5,16 +5,20 @@ search signals, core.judges.relevance), and the best one's probability gives CRA
 or incorrect. The likely sources are read first (with a multi-hop bridge the judge doubts, and
 without a chain's look-alikes: `core.judges.relevance.keep_sources`); a search with several likely
 sources, not incorrect, is read whole, the doubted sources after them, unless the question asks
-one fact (the light path). classify's probe reads the scores; grade_documents writes the rest.
+one fact (the light path). classify's probe scores its search once; grade_documents reuses
+those scores when it grades that same search, and scores afresh any other.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 
 from adaptive_rag.core.judges import Judge, keep_sources, searched_by, source_features
+from adaptive_rag.core.text import doc_key
 from adaptive_rag.schema.context import Context
-from adaptive_rag.schema.values import Relevance
+from adaptive_rag.schema.values import Relevance, Scored
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
 
@@ -79,15 +83,47 @@ class Grading:
     """The sources left out, by search position."""
 
 
+def fingerprint(doc: Document) -> str:
+    """Identify a source with what the judge reads of it: its text and its search signals.
+
+    The same chunk found by another search (a rewritten query) has other signals, so another
+    fingerprint; the fingerprint is the same in any process (a run resumed on another worker).
+    """
+    signals = sorted(
+        (k, v) for k, v in (doc.metadata or {}).items() if isinstance(v, str | int | float | bool)
+    )
+    digest = hashlib.sha256(json.dumps([doc.page_content, signals]).encode()).hexdigest()
+    return f"{doc_key(doc)}#{digest[:16]}"
+
+
+def scored_before(question: str, searched: list[Document], probe: Scored | None) -> list[float]:
+    """Return the scores classify's probe gave these very sources for this question, or []."""
+    if probe is None or probe["query"] != question:
+        return []
+    if probe["keys"] != [fingerprint(d) for d in searched]:
+        return []
+    return list(probe["scores"])
+
+
 def grade(
-    question: str, searched: list[Document], ctx: Context, services: Services, one_fact: bool
+    question: str,
+    searched: list[Document],
+    ctx: Context,
+    services: Services,
+    one_fact: bool,
+    scored: list[float] | None = None,
 ) -> Grading:
     """Judge a search's knowledge-base sources and choose what to read.
 
     `one_fact`: the question was routed `simple`, so a search read whole still reads only its
-    likely sources (the light path).
+    likely sources (the light path). `scored`: the sources' probabilities already computed for
+    this question (classify's probe, `scored_before`); they are not computed again.
     """
-    judge, scores, fallback = judge_sources(question, searched, ctx, services)
+    if scored:
+        judge, fallback = services.relevance_for(ctx, searched_by([d.metadata for d in searched]))
+        scores = list(scored)
+    else:
+        judge, scores, fallback = judge_sources(question, searched, ctx, services)
     everything = list(range(len(searched)))
     if judge is None or not searched:
         return Grading("correct", [], everything, False, judge is not None, fallback)

@@ -23,7 +23,7 @@ from adaptive_rag.core.question import (
 )
 from adaptive_rag.core.text import language_of
 from adaptive_rag.nodekit.calling import ask, judged, note, progress, search_for
-from adaptive_rag.nodekit.grading import judge_sources
+from adaptive_rag.nodekit.grading import fingerprint, judge_sources
 from adaptive_rag.nodekit.owning import why_owned
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
@@ -31,7 +31,7 @@ from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import has_history, rule_on
 from adaptive_rag.schema.state import RESET, State
 from adaptive_rag.schema.updates import Update
-from adaptive_rag.schema.values import Category, Route
+from adaptive_rag.schema.values import Category, Route, Scored
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
 
@@ -118,6 +118,8 @@ def _classify(state: State, ctx: Context, services: Services) -> Update:
     ruled = classify_by_rules(question, has_history(state), follow_up=not settled)
     if ruled:
         update["route"] = Route(category=ruled[0], reason=ruled[1], method="rule")
+        if ruled[0] == "general":  # the only general verdicts the rules give are small talk
+            update["talk"] = small_talk(question)
         return update
     looked_up, absent = _probe(question, ctx, services, update)
     recent = _RECENT.search(question)
@@ -187,6 +189,8 @@ def _probe(
             agree = "both searches agree on a source"
             return Route(category="simple", reason=agree, method="rule"), False
         return None, False
+    keys = [fingerprint(d) for d in docs]
+    update["probe_scores"] = Scored(query=question, keys=keys, scores=scores)
     best, keep_at = max(scores), judge.thresholds.get("keep", 0.5)
     kept = [d for d, p in zip(docs, scores, strict=True) if p >= keep_at]
     doubted = [d for d, p in zip(docs, scores, strict=True) if p < keep_at]

@@ -10,7 +10,7 @@ signals) and are kept, first.
 from __future__ import annotations
 
 from adaptive_rag.nodekit.calling import judged, note, progress
-from adaptive_rag.nodekit.grading import grade
+from adaptive_rag.nodekit.grading import grade, scored_before
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.reading import from_web
 from adaptive_rag.schema.state import RESET, State
@@ -35,7 +35,8 @@ def grade_documents(state: State, ctx: Context, services: Services) -> Update:
     searched = [d for d in docs if not from_web(d)]
     web = [d for d in docs if from_web(d)]
     question = state.get("standalone") or ""
-    grading = grade(question, searched, ctx, services, asks_one_fact(state))
+    probe = scored_before(question, searched, state.get("probe_scores"))
+    grading = grade(question, searched, ctx, services, asks_one_fact(state), probe)
     if grading.fallback:
         note(update, f"grade_documents: {grading.fallback}")
     if not grading.scores:  # no judge for these search signals, or web results only

@@ -15,6 +15,7 @@ from functools import cache
 from typing import Annotated, Any, Final, Literal, get_type_hints
 
 from adaptive_rag.core.failures import Failure
+from adaptive_rag.core.question import SmallTalk
 from adaptive_rag.core.text import Language, doc_key
 from adaptive_rag.schema.values import (
     Decline,
@@ -25,6 +26,7 @@ from adaptive_rag.schema.values import (
     Recall,
     Relevance,
     Route,
+    Scored,
     SelfCheck,
     Shape,
     Source,
@@ -180,6 +182,12 @@ class State(InputState, OutputState, total=False):
     """The turn's budgets and switches, taken from Context at intake (nodes and edges read them)."""
     documents: Annotated[list[Document], Turn(RESET), merge_documents]
     """Documents gathered this turn (knowledge base and web)."""
+    probe_scores: Annotated[Scored | None, Turn(None)]
+    """classify's probe: each source it found scored for its question; grade_documents reuses the
+    scores when it grades that same search."""
+    talk: Annotated[SmallTalk | None, Turn(None)]
+    """The small talk classify's rules found (a greeting, a sum, a translation): answered as such,
+    with no fact to look up."""
     doc_scores: Annotated[list[float], Turn([])]
     """Relevance score per document in `documents`, from the relevance judge (1.0: not judged)."""
     relevance: Annotated[Relevance | None, Turn(None)]

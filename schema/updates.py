@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from adaptive_rag.core.failures import Failure
+from adaptive_rag.core.question import SmallTalk
 from adaptive_rag.core.text import Language
 from adaptive_rag.schema.state import Reset
 from adaptive_rag.schema.values import (
@@ -22,6 +23,7 @@ from adaptive_rag.schema.values import (
     Recall,
     Relevance,
     Route,
+    Scored,
     SelfCheck,
     Shape,
     Source,
@@ -60,6 +62,8 @@ class Update(TypedDict, total=False):
     web_available: bool
     rules: TurnRules
     documents: Document | Sequence[Document | Reset] | Reset
+    probe_scores: Scored | None
+    talk: SmallTalk | None
     doc_scores: list[float]
     relevance: Relevance | None
     retrieval_confident: bool

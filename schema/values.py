@@ -52,6 +52,17 @@ class Route(TypedDict):
     """Which path decided: a rule, the relevance judge, the model, the cache, or the default."""
 
 
+class Scored(TypedDict):
+    """The relevance judge's probability for each source one search found, for its query."""
+
+    query: str
+    """The question the sources were scored for."""
+    keys: list[str]
+    """Each source's identity with its search signals (nodekit.grading.fingerprint), in order."""
+    scores: list[float]
+    """Each source's probability that the answer needs it, in the same order."""
+
+
 class Source(TypedDict):
     """A document the answer relied on, as shown to the user."""
 

@@ -5,7 +5,7 @@
 route; `owned_by` says whether it asks about the knowledge base's own things or the world's.
 """
 
-from adaptive_rag.core.question.forms import general_form, small_talk
+from adaptive_rag.core.question.forms import SmallTalk, general_form, small_talk
 from adaptive_rag.core.question.owned import Searched, owned_by, speaks_of_own, zipf
 from adaptive_rag.core.question.shape import (
     asks_yes_no,
@@ -17,6 +17,7 @@ from adaptive_rag.core.question.shape import (
 )
 
 __all__ = [
+    "SmallTalk",
     "Searched",
     "asks_yes_no",
     "general_form",

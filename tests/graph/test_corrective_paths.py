@@ -14,8 +14,8 @@ def test_the_judge_drops_unlikely_sources_and_keeps_search_order(make_harness: A
     out = h.ask("How big is the Zephyr X2 kettle and the Aurora lamp?")
     rag = next(user for role, user in h.model.calls if role == "rag")
     assert rag.count("<source ") == 2 and rag.index("Zephyr X2") < rag.index("Aurora lamp")
-    # every source judged (by classify's probe, then by grading), no model call
-    assert out["sources"] and len(h.relevance.calls) == 4
+    # every source judged once, by classify's probe (grading reuses its scores), no model call
+    assert out["sources"] and len(h.relevance.calls) == 2
     # two likely sources: the search is read whole and written without assess's odds
     assert "assess" not in h.model.roles() and "assess" not in out["diagnostics"]["steps"]
     h = make_harness(relevance=ScriptedJudge([0.1, 0.9]))  # the top hit is unlikely: dropped
@@ -67,8 +67,8 @@ def test_crag_incorrect_rewrites_for_the_web(make_harness: Any) -> None:
 
 def test_crag_incorrect_without_web_searches_the_knowledge_base_again(make_harness: Any) -> None:
     h = make_harness(
-        # classify's probe, the grading of its sources, then the rewritten query's search
-        relevance=ScriptedJudge([0.0, 0.0], [0.0, 0.0], [0.9, 0.0]),
+        # classify's probe (grading reuses its scores), then the rewritten query's search
+        relevance=ScriptedJudge([0.0, 0.0], [0.9, 0.0]),
         transform="Zephyr kettle litres",
     )
     out = h.ask("How big is the Zephyr X2 kettle?")

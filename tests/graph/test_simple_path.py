@@ -166,11 +166,11 @@ def test_a_stray_yes_before_an_answer_to_a_which_question_is_dropped(make_harnes
 
 
 def test_unparseable_classification_means_retrieve(make_harness: Any) -> None:
-    # classify's probe finds nothing likely, so the model is asked; its sources are graded likely
-    h = make_harness(classify="I am not sure what you mean", relevance=ScriptedJudge([0.0], [0.9]))
+    # classify's probe finds nothing likely, so the model is asked; its reply names no category
+    h = make_harness(classify="I am not sure what you mean", relevance=ScriptedJudge([0.0]))
     out = h.ask("Tell me about the Zephyr X2 kettle")
     assert out["route"]["category"] == "simple" and out["route"]["method"] == "default"
-    assert out["diagnostics"]["retrievals"] == 1
+    assert out["diagnostics"]["steps"].count("retrieve") >= 1
 
 
 def test_identical_questions_are_classified_once(make_harness: Any) -> None:
