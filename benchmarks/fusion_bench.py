@@ -25,8 +25,8 @@ from adaptive_rag.evaluation.judge_fit import auc
 from adaptive_rag.evaluation.metrics import ranking_scores
 from adaptive_rag.evaluation.sets import EvalSet
 from adaptive_rag.knowledge.chroma.store import ChromaStore
+from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.sources import reciprocal_rank_fusion
 from langchain_core.embeddings import Embeddings
 from retrieval_bench import _ingest, ranked_doc_ids
 

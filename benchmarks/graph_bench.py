@@ -19,9 +19,9 @@ from adaptive_rag.core.access import Reader
 from adaptive_rag.core.text import entities_of
 from adaptive_rag.evaluation.metrics import ranking_scores
 from adaptive_rag.knowledge.chroma.store import ChromaStore
+from adaptive_rag.knowledge.fusion import RRF_K, reciprocal_rank_fusion
 from adaptive_rag.knowledge.graph import EntityGraph
 from adaptive_rag.knowledge.retriever import GRAPH_SEEDS
-from adaptive_rag.knowledge.sources import RRF_K, reciprocal_rank_fusion
 
 DEPTH = 30
 """Hits per channel, and chunks ranked per question (as the recall table's k)."""

@@ -22,8 +22,8 @@ from adaptive_rag.core.text import entities_of
 from adaptive_rag.knowledge import facets as facet_search
 from adaptive_rag.knowledge.facets import Named
 from adaptive_rag.knowledge.filters import matches
+from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.knowledge.interface import KnowledgeStore
-from adaptive_rag.knowledge.sources import reciprocal_rank_fusion
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever

@@ -1,36 +1,16 @@
-"""Search results as sources: one per document, numbered and delimited alike for every node.
-
-And reciprocal rank fusion (Cormack et al., k=60), which merges the rankings of several searches
-(the retriever's channels, a question's several searches).
-"""
+"""Search results as sources: one per document, numbered and delimited alike for every node."""
 
 from __future__ import annotations
 
 import re
 
-from adaptive_rag.core.text import doc_key
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 
-RRF_K = 60
 SOURCE_CHARS = 2000
 """Characters of each source a model reads; one value for every reading node keeps the prefix."""
 SOURCES_BUDGET = 8000
 """Characters of all sources together (about 2,000 tokens), so 2·k fused documents fit n_ctx."""
-
-
-def reciprocal_rank_fusion(
-    rankings: list[list[str]], k: int = RRF_K, weights: list[float] | None = None
-) -> list[tuple[str, float]]:
-    """Fuse ranked id lists: score(id) = sum of weight / (k + rank); ties keep first-seen order.
-
-    `weights`: one per ranking (None: 1 each).
-    """
-    scores: dict[str, float] = {}
-    for ranking, weight in zip(rankings, weights or [1.0] * len(rankings), strict=True):
-        for rank, item in enumerate(dict.fromkeys(ranking), start=1):
-            scores[item] = scores.get(item, 0.0) + weight / (k + rank)
-    return sorted(scores.items(), key=lambda pair: -pair[1])
 
 
 def retrieve(retriever: BaseRetriever, query: str, k: int) -> list[Document]:
@@ -104,12 +84,3 @@ def source_texts(docs: list[Document], max_chars: int = SOURCE_CHARS) -> list[st
     """Return each document as a model reads it in `format_documents`: its title, then its text."""
     max_chars = min(max_chars, SOURCES_BUDGET // max(len(docs), 1))
     return [f"{title_of(doc)}\n{doc.page_content.strip()[:max_chars]}" for doc in docs]
-
-
-def fuse_documents(results: list[list[Document]], k: int) -> list[Document]:
-    """Fuse several ranked document lists by reciprocal rank, keeping the top k."""
-    if len(results) == 1:
-        return results[0][:k]
-    by_key = {doc_key(d): d for docs in results for d in docs}
-    fused = reciprocal_rank_fusion([[doc_key(d) for d in docs] for docs in results])
-    return [by_key[key] for key, _ in fused[:k]]

@@ -15,7 +15,8 @@ from adaptive_rag.core.text import (
     says_nothing,
     tidy,
 )
-from adaptive_rag.knowledge.sources import fuse_documents, merge_by_document
+from adaptive_rag.knowledge.fusion import fuse_documents
+from adaptive_rag.knowledge.sources import merge_by_document
 from adaptive_rag.nodekit.calling import ask_streamed, note
 from adaptive_rag.nodekit.citing import sources_for
 from adaptive_rag.prompts import generate as prompts

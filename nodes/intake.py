@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from adaptive_rag.core.failures import Failure
-from adaptive_rag.core.text import language_of
-from adaptive_rag.providers.calls import message_text
+from adaptive_rag.core.text import language_of, message_text
 from adaptive_rag.schema.checks import clean_question
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.run_context import RefusedContext

@@ -6,8 +6,7 @@ told in English only, the 1.5B model returned most Chinese follow-ups unchanged,
 
 from __future__ import annotations
 
-from adaptive_rag.core.text import language_of
-from adaptive_rag.providers.calls import message_text
+from adaptive_rag.core.text import language_of, message_text
 from adaptive_rag.schema.reading import conversation
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from adaptive_rag.core.cancel import cancellable, raise_if_cancelled
+from adaptive_rag.core.text import message_text
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -201,18 +202,6 @@ class StructuredOutputError(ValueError):
 
     failure_kind = "model_output"
     """How a node reports it (core.failures)."""
-
-
-def message_text(message: BaseMessage) -> str:
-    """Return a message's text, joining the text parts of multi-part content."""
-    if isinstance(message.content, str):
-        return message.content
-    parts = [
-        part if isinstance(part, str) else str(part.get("text", ""))
-        for part in message.content
-        if isinstance(part, str) or part.get("type") == "text"
-    ]
-    return " ".join(parts)
 
 
 def clean_line(text: str, prefixes: tuple[str, ...] = ()) -> str:

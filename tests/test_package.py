@@ -57,6 +57,17 @@ def test_import_builds_no_client() -> None:
     assert out.stdout.strip() == ""
 
 
+def test_the_graph_builder_loads_no_store_implementation() -> None:
+    code = (
+        "import sys, adaptive_rag.graph.builder; "
+        "stores = ('adaptive_rag.knowledge.chroma', 'adaptive_rag.knowledge.postgres', 'chromadb',"
+        " 'psycopg', 'bm25s'); "
+        "print(','.join(m for m in sys.modules if m.startswith(stores)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
 def _shipped_modules() -> set[str]:
     """Return the modules the wheel ships: pyproject's packages and the .py files in each."""
     root = Path(__file__).resolve().parents[1]

@@ -16,6 +16,7 @@ from adaptive_rag.core.text.citations import (
 from adaptive_rag.core.text.documents import doc_key
 from adaptive_rag.core.text.entities import VERSION, entities_of, key, specific
 from adaptive_rag.core.text.language import Language, answers_in, language_name, language_of
+from adaptive_rag.core.text.messages import message_text
 from adaptive_rag.core.text.numbers import CN_NUMERAL, cn_value, numbers_in
 from adaptive_rag.core.text.terms import (
     Terms,
@@ -29,6 +30,7 @@ from adaptive_rag.core.text.terms import (
 from adaptive_rag.core.text.terms_zh import CJK, quiet_jieba, unknown
 
 __all__ = [
+    "message_text",
     "CITATION",
     "CJK",
     "CN_NUMERAL",

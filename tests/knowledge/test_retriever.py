@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from adaptive_rag.core.access import Reader
+from adaptive_rag.knowledge.fusion import reciprocal_rank_fusion
 from adaptive_rag.knowledge.retriever import HybridRetriever
-from adaptive_rag.knowledge.sources import reciprocal_rank_fusion
 from fake_sources import SAMPLE
 
 
