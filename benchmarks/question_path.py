@@ -7,7 +7,12 @@ Ingests the bundled sample knowledge base into a collection in a temporary folde
 warm-up question (so clients and lazy imports are in place, as for any question after a
 worker's first), then traces one question's run with a profile hook on every thread: each module
 of `adaptive_rag` in which a function ran is listed with its length in lines. Code that runs
-only when a module is imported is not counted. The model is the one the environment configures
+only when a module is imported is not counted.
+
+The modules are then grouped into faces, what a reader follows the question through: a node
+with its prompt module, a package reached through its `__init__` (core.text, core.question,
+core.grounding, core.judges, each store), or a module of its own. A package's other modules
+are its internals, which a reader may skip. The model is the one the environment configures
 (the embedded one when no API key is set), as `adaptive-rag ask` would use.
 """
 
@@ -24,8 +29,16 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 300
-ONE_PER_FILE = ("adaptive_rag.nodes.", "adaptive_rag.prompts.")
-"""Modules the style keeps one to a file: a node, and the prompt module of a node."""
+"""Lines past which a module is reported as long."""
+PACKAGES = (
+    "adaptive_rag.core.text",
+    "adaptive_rag.core.question",
+    "adaptive_rag.core.grounding",
+    "adaptive_rag.core.judges",
+    "adaptive_rag.knowledge.chroma",
+    "adaptive_rag.knowledge.postgres",
+)
+"""Packages used through the entry points their `__init__` exports: one face each."""
 
 
 def module_name(filename: str) -> str | None:
@@ -92,15 +105,23 @@ def trace(question: str, warm_up: str) -> tuple[dict[str, Any], dict[str, str]]:
     return out, tracer.files
 
 
-def fewest_modules(lengths: dict[str, int]) -> int:
-    """Return the fewest modules these lines could fill at LIMIT lines each, nodes apart.
+def face_of(module: str) -> str:
+    """Return the face a module is read through: its package, its node, or itself."""
+    for package in PACKAGES:
+        if module == package or module.startswith(package + "."):
+            return package
+    prompt = module.removeprefix("adaptive_rag.prompts.")
+    if prompt != module and (ROOT / "nodes" / f"{prompt}.py").exists():
+        return f"adaptive_rag.nodes.{prompt}"  # a node's prompt module is read with its node
+    return module
 
-    Each node and each node's prompt module stays a file of its own; every other line is packed
-    without waste, so no real layout of the same code reaches fewer.
-    """
-    kept = [name for name in lengths if name.startswith(ONE_PER_FILE)]
-    rest = sum(count for name, count in lengths.items() if name not in kept)
-    return len(kept) + -(-rest // LIMIT)
+
+def faces(modules: list[str]) -> dict[str, list[str]]:
+    """Group modules by face; each face lists the modules behind it, itself first if traced."""
+    grouped: dict[str, list[str]] = {}
+    for module in sorted(modules):
+        grouped.setdefault(face_of(module), []).append(module)
+    return grouped
 
 
 def report(out: dict[str, Any], files: dict[str, str]) -> list[str]:
@@ -117,7 +138,19 @@ def report(out: dict[str, Any], files: dict[str, str]) -> list[str]:
         "",
         f"{len(lengths)} modules, {sum(lengths.values())} lines;"
         f" {len(over)} over {LIMIT} lines{': ' + ', '.join(sorted(over)) if over else ''}",
-        f"the fewest modules these lines fit at {LIMIT} lines each, one node and one prompt"
-        f" module to a file: {fewest_modules(lengths)}",
+        "",
+        "| face | modules behind it (a reader may skip all but the face) |",
+        "|---|---|",
     ]
+    grouped = faces(list(lengths))
+    for face, behind in grouped.items():
+        short = [
+            m.removeprefix(face + ".")
+            if m.startswith(face + ".")
+            else m.removeprefix("adaptive_rag.")
+            for m in behind
+            if m != face
+        ]
+        lines.append(f"| `{face.removeprefix('adaptive_rag.')}` | {', '.join(short)} |")
+    lines += ["", f"{len(grouped)} faces"]
     return lines

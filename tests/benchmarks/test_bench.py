@@ -176,27 +176,30 @@ def test_answers_pairs_two_runs_question_by_question(bench_path: Path, tmp_path:
     assert missing.exit_code != 0 and "no results.jsonl" in missing.output
 
 
-def test_the_question_path_counts_the_fewest_modules_its_lines_fit(
-    bench_path: Path, tmp_path: Path
-) -> None:
+def test_the_question_path_groups_its_modules_into_faces(bench_path: Path, tmp_path: Path) -> None:
     qp = importlib.import_module("question_path")
     lengths = {
-        "adaptive_rag.nodes.intake": 80,  # nodes and their prompt modules stay a file each
-        "adaptive_rag.prompts.generate": 20,
-        "adaptive_rag.core.rules": 250,
-        "adaptive_rag.core.more": 100,  # 350 lines elsewhere: two modules of at most 300
+        "adaptive_rag.nodes.generate": 80,
+        "adaptive_rag.prompts.generate": 20,  # a node's prompt module: read with its node
+        "adaptive_rag.prompts.reading": 40,  # shared by several nodes: a face of its own
+        "adaptive_rag.core.text": 30,
+        "adaptive_rag.core.text.terms_zh": 100,  # behind core.text's entry points
+        "adaptive_rag.knowledge.chroma.searching": 200,
+        "adaptive_rag.core.long": 301,
     }
-    assert qp.fewest_modules(lengths) == 4
-    assert qp.fewest_modules({**lengths, "adaptive_rag.core.more": 50}) == 3
     files = {}
-    for name, count in {**lengths, "adaptive_rag.core.long": 301}.items():
+    for name, count in lengths.items():
         files[name] = str(tmp_path / f"{name}.py")
         Path(files[name]).write_text("x\n" * count)
     out = {"route": {"category": "simple"}, "diagnostics": {"steps": ["intake"]}, "answer": "a"}
     lines = qp.report(out, files)
     assert "| `adaptive_rag.core.long` | 301 |" in lines
-    assert lines[-2] == "5 modules, 751 lines; 1 over 300 lines: adaptive_rag.core.long"
-    assert lines[-1].endswith("one node and one prompt module to a file: 5")
+    assert "7 modules, 771 lines; 1 over 300 lines: adaptive_rag.core.long" in lines
+    assert "| `nodes.generate` | prompts.generate |" in lines
+    assert "| `core.text` | terms_zh |" in lines
+    assert "| `knowledge.chroma` | searching |" in lines
+    assert "| `prompts.reading` |  |" in lines
+    assert lines[-1] == "5 faces"
 
 
 def test_reranking_reorders_the_first_candidates_alone(bench_path: Path) -> None:
