@@ -10,6 +10,7 @@ lock from start to end (`_writing`).
 from __future__ import annotations
 
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
@@ -35,43 +36,43 @@ class Progress:
     chunks_total: int
 
 
-class Ingestion:
+class Ingestion(ABC):
     """The writing half of a store: ingesting files and documents, and deleting them."""
 
     name: str
     _machine: str
     _embeddings: Embeddings
 
+    @abstractmethod
     def _writing(self) -> AbstractContextManager[None]:
         """Hold the collection's write lock across processes for the block."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _lookup(self) -> Lookup:
         """Return what deciding a document's fate reads from the store."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _begin_writes(self) -> None:
         """Mark the writes about to start (before the first document is written)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _end_writes(self) -> None:
         """Close the writes (after the last document is written)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _nothing_written(self) -> None:
         """Finish an ingest that had nothing to write."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _write(self, item: Prepared, vectors: dict[str, list[float]], report: IngestReport) -> None:
         """Write one prepared document and remove what it replaces."""
-        raise NotImplementedError
 
+    @abstractmethod
     def delete(self, source: str, owner: str = PUBLIC) -> int:
         """Remove a source (its name under `owner`, "" public) and its sections; return its chunks.
 
         Another owner's source of the same name stays.
         """
-        raise NotImplementedError
 
     def ingest(
         self,

@@ -7,6 +7,7 @@ BM25, who may read each chunk, the graph and the facets are the derived index's
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Collection
 from typing import Any
 
@@ -24,24 +25,24 @@ POST_FILTER_MIN_SHARE = 0.1
 """Below this share of readable chunks Chroma's own filter is cheaper than over-fetching."""
 
 
-class ChromaSearching:
+class ChromaSearching(ABC):
     """The searches of the Chroma store; the store provides the collections and the index."""
 
     _chunks: Any
     _embeddings: Embeddings
     _derived: DerivedIndex | None
 
+    @abstractmethod
     def count(self) -> int:
         """Return how many chunks the collection holds (the store asks Chroma)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def derived_index(self) -> DerivedIndex:
         """Return the current BM25 index, readers, graph and facets (the store keeps it)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _observe(self) -> str:
         """Return the collection's fingerprint, with other processes' writes loaded to search."""
-        raise NotImplementedError
 
     def embed_query(self, query: str) -> list[float]:
         """Return the query's embedding, as vector search makes it."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from abc import abstractmethod
 from typing import Any
 
 from adaptive_rag.core.access import OWNER, PUBLIC
@@ -72,18 +73,18 @@ class ChromaWrites(Ingestion):
         with self._lock:
             self._derived = self._rebuild_derived_index(self._fingerprint())
 
+    @abstractmethod
     def answer_cache(self) -> ChromaAnswers:
         """Return the collection's answer cache (ChromaStore's)."""
-        raise NotImplementedError
 
-    def _fingerprint(self) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def _fingerprint(self) -> str: ...
 
-    def _metadata(self) -> dict[str, Any]:
-        raise NotImplementedError
+    @abstractmethod
+    def _metadata(self) -> dict[str, Any]: ...
 
-    def _rebuild_derived_index(self, revision: str) -> DerivedIndex:
-        raise NotImplementedError
+    @abstractmethod
+    def _rebuild_derived_index(self, revision: str) -> DerivedIndex: ...
 
     def _lookup(self) -> Lookup:
         """Return the chunk collection, as deciding a document's fate reads it."""

@@ -7,6 +7,7 @@ HNSW index once, at its end.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -25,7 +26,7 @@ load (the graph built in memory is the fast way; one that does not fit is built 
 server set to more keeps its own."""
 
 
-class PostgresLocking:
+class PostgresLocking(ABC):
     """The write lock of the PostgreSQL store (PostgresStore provides the pool and the tables)."""
 
     name: str
@@ -35,9 +36,9 @@ class PostgresLocking:
     _held: Any
     on_wait: Callable[[str], None]
 
+    @abstractmethod
     def count(self) -> int:
         """Return how many chunks the collection holds (the store's)."""
-        raise NotImplementedError
 
     @contextmanager
     def _writing(self) -> Iterator[None]:

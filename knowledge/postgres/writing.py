@@ -9,6 +9,7 @@ with the writer's connection).
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -69,8 +70,8 @@ class PostgresWrites(Ingestion):
     _db: Database
     _t: Tables
 
-    def _writing(self) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def _writing(self) -> Any: ...
 
     def _lookup(self) -> Lookup:
         """Return the chunk table, as deciding a document's fate reads it."""
