@@ -9,15 +9,18 @@ worker's first), then traces one question's run with a profile hook on every thr
 of `adaptive_rag` in which a function ran is listed with its length in lines. Code that runs
 only when a module is imported is not counted.
 
-The modules are then grouped into faces, what a reader follows the question through: a node
-with its prompt module, a package reached through its `__init__` (core.text, core.question,
-core.grounding, core.judges, each store), or a module of its own. A package's other modules
-are its internals, which a reader may skip. The model is the one the environment configures
-(the embedded one when no API key is set), as `adaptive-rag ask` would use.
+The steps are the nodes (each with its prompt module) and the graph's edges; the faces are what
+the steps' files import, a package used through its `__init__` (core.text, core.question,
+core.grounding, core.judges, each store) counted once. The other modules the question ran are
+behind the faces, reached only through them: a reader following the question may skip them.
+
+The model is the one the environment configures (the embedded one when no API key is set), as
+`adaptive-rag ask` would use.
 """
 
 from __future__ import annotations
 
+import ast
 import sys
 import tempfile
 import threading
@@ -39,6 +42,8 @@ PACKAGES = (
     "adaptive_rag.knowledge.postgres",
 )
 """Packages used through the entry points their `__init__` exports: one face each."""
+STEPS = ("adaptive_rag.nodes.", "adaptive_rag.graph.")
+"""The question's steps: the nodes, and the graph's edges and binding."""
 
 
 def module_name(filename: str) -> str | None:
@@ -116,12 +121,45 @@ def face_of(module: str) -> str:
     return module
 
 
-def faces(modules: list[str]) -> dict[str, list[str]]:
-    """Group modules by face; each face lists the modules behind it, itself first if traced."""
+def is_step(module: str) -> bool:
+    """Whether a module is one of the question's steps: a node, or the graph's edges."""
+    return module.startswith(STEPS)
+
+
+def imported_by(files: dict[str, str]) -> set[str]:
+    """Return the package modules the steps' files import (by their `import` statements)."""
+    found: set[str] = set()
+    for name, file in files.items():
+        if not is_step(name):
+            continue
+        for node in ast.walk(ast.parse(Path(file).read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                found.add(node.module)
+                found |= {f"{node.module}.{a.name}" for a in node.names}  # a module imported
+            elif isinstance(node, ast.Import):
+                found |= {a.name for a in node.names}
+    return {m for m in found if m.startswith("adaptive_rag.")}
+
+
+def faces(files: dict[str, str]) -> tuple[dict[str, list[str]], list[str]]:
+    """Return the faces the steps call, and the traced modules behind no face.
+
+    Each face lists the traced modules of its package; the modules behind no face are reached
+    only through a face (a reader following the question may skip them).
+    """
+    traced = sorted(files)
+    called = {face_of(m) for m in imported_by(files)}
     grouped: dict[str, list[str]] = {}
-    for module in sorted(modules):
-        grouped.setdefault(face_of(module), []).append(module)
-    return grouped
+    behind: list[str] = []
+    for module in traced:
+        face = face_of(module)
+        if is_step(module) or is_step(face):
+            continue
+        if face in called:
+            grouped.setdefault(face, []).append(module)
+        else:
+            behind.append(module)
+    return grouped, behind
 
 
 def report(out: dict[str, Any], files: dict[str, str]) -> list[str]:
@@ -139,18 +177,21 @@ def report(out: dict[str, Any], files: dict[str, str]) -> list[str]:
         f"{len(lengths)} modules, {sum(lengths.values())} lines;"
         f" {len(over)} over {LIMIT} lines{': ' + ', '.join(sorted(over)) if over else ''}",
         "",
-        "| face | modules behind it (a reader may skip all but the face) |",
+    ]
+    steps = sorted({face_of(m) for m in lengths if is_step(m) or is_step(face_of(m))})
+    grouped, behind = faces(files)
+    lines += [
+        f"{len(steps)} steps: " + ", ".join(m.removeprefix("adaptive_rag.") for m in steps),
+        "",
+        "| face the steps call | its package's modules the question ran |",
         "|---|---|",
     ]
-    grouped = faces(list(lengths))
-    for face, behind in grouped.items():
-        short = [
-            m.removeprefix(face + ".")
-            if m.startswith(face + ".")
-            else m.removeprefix("adaptive_rag.")
-            for m in behind
-            if m != face
-        ]
-        lines.append(f"| `{face.removeprefix('adaptive_rag.')}` | {', '.join(short)} |")
-    lines += ["", f"{len(grouped)} faces"]
+    for face, modules in grouped.items():
+        inside = [m.removeprefix(face + ".") for m in modules if m.startswith(face + ".")]
+        lines.append(f"| `{face.removeprefix('adaptive_rag.')}` | {', '.join(inside)} |")
+    lines += [
+        "",
+        f"{len(grouped)} faces; behind them, reached only through a face (a reader may skip):"
+        f" {', '.join(m.removeprefix('adaptive_rag.') for m in behind)}",
+    ]
     return lines

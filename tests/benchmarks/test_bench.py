@@ -178,28 +178,30 @@ def test_answers_pairs_two_runs_question_by_question(bench_path: Path, tmp_path:
 
 def test_the_question_path_groups_its_modules_into_faces(bench_path: Path, tmp_path: Path) -> None:
     qp = importlib.import_module("question_path")
-    lengths = {
-        "adaptive_rag.nodes.generate": 80,
-        "adaptive_rag.prompts.generate": 20,  # a node's prompt module: read with its node
-        "adaptive_rag.prompts.reading": 40,  # shared by several nodes: a face of its own
-        "adaptive_rag.core.text": 30,
-        "adaptive_rag.core.text.terms_zh": 100,  # behind core.text's entry points
-        "adaptive_rag.knowledge.chroma.searching": 200,
-        "adaptive_rag.core.long": 301,
+    sources = {  # each traced module's text; the steps' imports name the faces
+        "adaptive_rag.nodes.generate": "from adaptive_rag.core.text import terms_of\n"
+        "from adaptive_rag.nodekit import calling\n"
+        "from adaptive_rag.prompts.generate import build\n",
+        "adaptive_rag.prompts.generate": "x = 1\n",  # a node's prompt module: with its node
+        "adaptive_rag.core.text": "x = 1\n",
+        "adaptive_rag.core.text.terms_zh": "x = 1\n" * 100,  # inside the face core.text
+        "adaptive_rag.nodekit.calling": "from adaptive_rag.knowledge import retriever\n",
+        "adaptive_rag.knowledge.retriever": "x = 1\n" * 301,  # behind nodekit.calling
     }
     files = {}
-    for name, count in lengths.items():
+    for name, text in sources.items():
         files[name] = str(tmp_path / f"{name}.py")
-        Path(files[name]).write_text("x\n" * count)
+        Path(files[name]).write_text(text)
     out = {"route": {"category": "simple"}, "diagnostics": {"steps": ["intake"]}, "answer": "a"}
     lines = qp.report(out, files)
-    assert "| `adaptive_rag.core.long` | 301 |" in lines
-    assert "7 modules, 771 lines; 1 over 300 lines: adaptive_rag.core.long" in lines
-    assert "| `nodes.generate` | prompts.generate |" in lines
+    assert "| `adaptive_rag.knowledge.retriever` | 301 |" in lines
+    assert "6 modules, 407 lines; 1 over 300 lines: adaptive_rag.knowledge.retriever" in lines
+    assert "1 steps: nodes.generate" in lines
     assert "| `core.text` | terms_zh |" in lines
-    assert "| `knowledge.chroma` | searching |" in lines
-    assert "| `prompts.reading` |  |" in lines
-    assert lines[-1] == "5 faces"
+    assert "| `nodekit.calling` |  |" in lines
+    assert lines[-1] == (
+        "2 faces; behind them, reached only through a face (a reader may skip): knowledge.retriever"
+    )
 
 
 def test_reranking_reorders_the_first_candidates_alone(bench_path: Path) -> None:
