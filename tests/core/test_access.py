@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import pytest
 from adaptive_rag.core.access import Reader, access_metadata, check_name
+from readers import DOCS, READERS
 
-DOCS = {
-    "public": {"owner": ""},
-    "alice": {"owner": "alice"},
-    "bob": {"owner": "bob"},
-    "fin": {"owner": "carol", "groups": ["fin", "ops"]},
-    "legacy": {"source": "old.md"},  # no owner: written before access control
-}
-READERS = [Reader(), Reader("alice"), Reader("bob", ("fin",)), Reader("mallory", ("hr",))]
 EXPECTED = {
     Reader(): {"public"},
     Reader("alice"): {"public", "alice"},

@@ -8,15 +8,7 @@ from adaptive_rag.core.access import Reader
 from adaptive_rag.knowledge.chroma.filters import chroma_where, reader_where
 from adaptive_rag.knowledge.filters import matches
 from adaptive_rag.knowledge.postgres.searching import containment
-
-DOCS = {
-    "public": {"owner": ""},
-    "alice": {"owner": "alice"},
-    "bob": {"owner": "bob"},
-    "fin": {"owner": "carol", "groups": ["fin", "ops"]},
-    "legacy": {"source": "old.md"},  # no owner: written before access control
-}
-READERS = [Reader(), Reader("alice"), Reader("bob", ("fin",)), Reader("mallory", ("hr",))]
+from readers import DOCS, READERS
 
 
 @pytest.mark.parametrize("reader", READERS, ids=str)
