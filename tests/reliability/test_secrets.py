@@ -60,10 +60,11 @@ def test_failures_that_quote_keys_leave_no_key_in_state_stream_logs_or_answer(
             chat_model=model,
             retriever=KeywordRetriever(docs=kb_docs()),
             web_search=FakeWeb(error=f"401 Unauthorized for key {TAVILY_KEY}"),
-            # classify's probe finds nothing likely, so the model is asked; the search is then
-            # incorrect but its source kept: with no rewrite left, the web is tried, then rag
+            # classify's probe keeps a source and asks the model anyway (complex_shape is not
+            # auto); the search is incorrect but its source kept: with no rewrite left, the web
+            # is tried, then rag
             relevance=ScriptedJudge(
-                [0.0], [0.5], thresholds={"keep": 0.3, "correct": 0.7, "incorrect": 0.7}
+                [0.5], thresholds={"keep": 0.3, "correct": 0.7, "incorrect": 0.7}
             ),
         ),
     )
@@ -73,7 +74,7 @@ def test_failures_that_quote_keys_leave_no_key_in_state_stream_logs_or_answer(
         graph.stream(
             {"question": "How big is the Zephyr X2 kettle?"},
             config,
-            context=Context(max_rewrites=0),
+            context=Context(max_rewrites=0, complex_shape="parallel"),
             stream_mode=["updates", "custom", "messages", "values", "debug"],
         )
     )
