@@ -46,16 +46,23 @@ def reads_whole(relevance: Relevance, likely: int) -> bool:
 
 
 def judge_sources(
-    question: str, searched: list[Document], ctx: Context, services: Services
+    question: str,
+    searched: list[Document],
+    ctx: Context,
+    services: Services,
+    scored: list[float] | None = None,
 ) -> tuple[Judge | None, list[float], str]:
     """Return the judge for these knowledge-base sources, each one's probability, and why.
 
     The why is "" for the full judge, else why another (or none) serves; no judge, or no
-    source, gives no probabilities.
+    source, gives no probabilities. `scored`: the probabilities already computed for this
+    question and these sources (classify's probe, `scored_before`), returned, not computed again.
     """
     judge, fallback = services.relevance_for(ctx, searched_by([d.metadata for d in searched]))
     if judge is None or not searched:
         return judge, [], fallback
+    if scored:
+        return judge, list(scored), fallback
     features = source_features(question, [(d.page_content, d.metadata) for d in searched])
     return judge, [judge.probability(values) for values in features], fallback
 
@@ -117,13 +124,9 @@ def grade(
 
     `one_fact`: the question was routed `simple`, so a search read whole still reads only its
     likely sources (the light path). `scored`: the sources' probabilities already computed for
-    this question (classify's probe, `scored_before`); they are not computed again.
+    this question (`judge_sources`).
     """
-    if scored:
-        judge, fallback = services.relevance_for(ctx, searched_by([d.metadata for d in searched]))
-        scores = list(scored)
-    else:
-        judge, scores, fallback = judge_sources(question, searched, ctx, services)
+    judge, scores, fallback = judge_sources(question, searched, ctx, services, scored)
     everything = list(range(len(searched)))
     if judge is None or not searched:
         return Grading("correct", [], everything, False, judge is not None, fallback)
