@@ -14,8 +14,10 @@ each giving part of it: the cited ones first, else any listed ones, which it the
 Across languages only what can be compared is compared: numbers always, names and quotes in Latin
 letters always, Chinese names and Chinese words against Chinese sources only, English words
 against English sources only. A sentence with nothing comparable in any source is "unchecked"
-(neither supported nor unsupported). One with no terms at all ("Yes." / "是的。"), or a line that
-introduces what follows it ("The LED codes mean:"), has no content to check.
+(neither supported nor unsupported), and so is one whose only comparable terms are the
+question's own names ("是的，Falcon F4 支持无线充电。" over an English page on the Falcon F4).
+One with no terms at all ("Yes." / "是的。"), or a line that introduces what follows it ("The LED
+codes mean:"), has no content to check.
 
 Repairs make every citation point at a listed source that supports its sentence: a citation
 number with no source, or to a source that does not support the sentence, is dropped, and the

@@ -104,7 +104,11 @@ def judge(claim: Claim, found: Sequence[Terms], checkable: Sequence[Terms]) -> V
     anchors = can.facts()
     if not anchors:
         return "unknown"
-    return "yes" if anchors & held.facts() else "no"
+    if not anchors & held.facts():
+        return "no"
+    # no word could be read (another script): the question's own names, found, say only what
+    # the sentence is about; what it says of them is known from its new facts alone
+    return "yes" if needed.facts() else "unknown"
 
 
 def claim_of(sentence: Sentence, question: str) -> Claim:

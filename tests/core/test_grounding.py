@@ -141,6 +141,9 @@ CASES = [
     Case("en answer zh source", "How long is the Heron warranty in China?",
          "In mainland China the Heron has a two-year warranty [1].", (SERVICE,), None, ("supported",)),
     Case("nothing comparable", "保修包括电池吗？", "保修不包括电池[1]。", (WARRANTY,), None, ("unchecked",)),
+    # The question's own name, found, says what the sentence is about, not that it is so.
+    Case("only the question's name", "Kestrel K2 支持蓝牙吗？", "是的，Kestrel K2 支持蓝牙[1]。", (K2,), None,
+         ("unchecked",)),
     # Claims made of words the source does not hold are flagged, even with no name or number.
     Case("made-up use", "Can I clean Kestrel sensors?", "Kestrel sensors can be washed in a dishwasher [1].",
          (WARRANTY,), "Kestrel sensors can be washed in a dishwasher.", ("unsupported",)),

@@ -130,3 +130,21 @@ def test_a_yes_to_a_question_of_several_parts_is_read_like_any_answer(make_harne
     out = h.ask(question, max_rewrites=0)
     assert out["answerable"] is True, out["decline"]
     assert out["answer"].startswith("Yes, the Zephyr X2 kettle boils water faster")
+
+
+def test_a_chinese_yes_over_an_english_page_is_not_taken_as_checked(make_harness: Any) -> None:
+    # the page holds the product's name, not what is asked of it: the yes is declined, not cited
+    h = make_harness(rag="是的，Zephyr X2 水壶支持无线充电[1]。")
+    out = h.ask("Zephyr X2 水壶支持无线充电吗？", max_rewrites=0)
+    assert out["answerable"] is False and out["decline"]["reason"] == "unsupported"
+    assert "无线充电" not in out["answer"] and out["verified"] is False
+    assert "direct" not in h.model.roles()  # the product's own question: never general knowledge
+
+
+def test_an_asker_asking_what_they_may_do_is_declined_not_answered_generally(
+    make_harness: Any,
+) -> None:
+    h = make_harness(relevance=ScriptedJudge([0.0]), direct="Yes, you can change it.")
+    out = h.ask("Can I change the delivery address after I have placed an order?", max_rewrites=0)
+    assert out["answerable"] is False and "direct" not in h.model.roles()
+    assert "change it" not in out["answer"]
