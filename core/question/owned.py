@@ -7,11 +7,12 @@ declined, never answered from general knowledge, and an answer to it that the ch
 support is declined too. A question about the world ("What is the capital of France?") may be
 answered from general knowledge even when the knowledge base mentions France somewhere.
 
-Three signs, read from the question and the documents its search found, no model call:
+Four signs, read from the question and the documents its search found, no model call:
 - it speaks of the asker's organisation: "our", "my", "the company", "employees", "我们", "公司",
-  "员工", ...;
+  "员工", ..., or asks what the asker may do, must do or gets ("Can I", "do we get", "我可以");
 - it names what a document found is about: the name stands in the document's title or section
-  heading (the Kestrel K2's product page for "K2", whatever "K2" means in general text), or a
+  heading (the Kestrel K2's product page for "K2", whatever "K2" means in general text; a common
+  Chinese name only as a whole title or heading: not 中国 in 中国区售后服务), or a
   word of the question is a title or heading word of a document the relevance judge kept ("the
   warranty" beside a "Warranty" page, 退货 beside a "退货" section);
 - it names, not to ask its definition, something the documents found hold and general text
@@ -36,10 +37,13 @@ _SPEECH = re.compile(
     r"\b(?:our|ours|ourselves|my|mine|the company(?:'s)?|this company|company policy"
     r"|employees?|staff|colleagues?|co-workers?|coworkers?|my manager|the office|our office"
     r"|the handbook|onboarding|payroll|(?-i:HR))\b"
-    r"|我们|咱们|本公司|公司|贵公司|员工|同事|我的|入职|本单位|单位里",
+    r"|\b(?:(?:can|may) (?:I|we)|(?:am I|are we) (?:allowed|entitled|eligible|required)"
+    r"|do (?:I|we) (?:get|need|have to))\b"
+    r"|我们|咱们|本公司|公司|贵公司|员工|同事|我的|入职|本单位|单位里|我可以|我能不能|我能否|我需要",
     re.IGNORECASE,
 )
-"""Words that speak of the asker's own organisation, its people, rules and places."""
+"""Words that speak of the asker's own organisation, its people, rules and places, or ask what
+the asker may do, must do or gets ("Can I", "do we get", "我可以"): the rules that apply to them."""
 
 COMMON_FROM = 4.0
 """A name this common on wordfreq's Zipf scale (once in 100,000 words of general text) is one the
@@ -113,6 +117,11 @@ def _in_title(normal: str, title: str) -> bool:
     return " " not in normal and fold(normal) in {fold(w) for w in title.split()}
 
 
+def _title_parts(title: str) -> list[str]:
+    """Return a title and each of its headings apart, as `_title_keys` pads them."""
+    return [_title_keys(p) for p in re.split(r"\s+>\s+|\n", title) if p.strip()]
+
+
 PAGE_NAME_WORDS = 4
 """A title or heading of at most this many words (or twice as many Chinese characters) names a
 page ("Returns", "Working hours", "退货"); a longer one is a headline, whose words say what
@@ -131,17 +140,24 @@ def _names_a_page(title: str) -> bool:
 def owned_by(question: str, searched: Sequence[Searched], language: str = "en") -> Owned:
     """Return why a question is about the knowledge base's own things, from what its search found.
 
-    A name of the question counts when a document found holds it in its title, or, unless the
+    A name of the question counts when a document found holds it in its title (a Chinese name
+    general text uses often only as a whole title or heading: a Chinese title has no spaces to
+    tell the page's subject, 中国, from a modifier, 中国区售后服务), or, unless the
     question asks its definition, in its text while general text seldom uses it; a content word
     (four letters or more, or a Chinese word) when a kept document holds it in a title that names
     a page (not a headline).
     """
     terms = terms_of(question)
     titles = [_title_keys(d.title) for d in searched if d.title]
+    parts = {p for d in searched if d.title for p in _title_parts(d.title)}
     kept = [_title_keys(d.title) for d in searched if d.title and d.kept and _names_a_page(d.title)]
     titled: dict[str, None] = {}
     for name in sorted(terms.names):
-        if any(_in_title(key(name), t) for t in titles):
+        normal = key(name)
+        if CJK.search(normal) and zipf(normal, language) >= COMMON_FROM:
+            if f" {normal} " in parts:  # a common Chinese name: the whole title, not 中国区
+                titled.setdefault(name, None)
+        elif any(_in_title(normal, t) for t in titles):
             titled.setdefault(name, None)
     for word in sorted(terms.words):
         long_enough = bool(CJK.search(word)) and len(word) >= 2 or len(word) >= _TITLE_WORD_CHARS
