@@ -7,9 +7,10 @@ declined, never answered from general knowledge, and an answer to it that the ch
 support is declined too. A question about the world ("What is the capital of France?") may be
 answered from general knowledge even when the knowledge base mentions France somewhere.
 
-Four signs, read from the question and the documents its search found, no model call:
+Five signs, read from the question and the documents its search found, no model call:
 - it speaks of the asker's organisation: "our", "my", "the company", "employees", "我们", "公司",
   "员工", ..., or asks what the asker may do, must do or gets ("Can I", "do we get", "我可以");
+- it asks what documents say ("an article from The Verge", "according to the document", "报道");
 - it names what a document found is about: the name stands in the document's title or section
   heading (the Kestrel K2's product page for "K2", whatever "K2" means in general text; a common
   Chinese name only as a whole title or heading: not 中国 in 中国区售后服务), or a
@@ -45,6 +46,15 @@ _SPEECH = re.compile(
 """Words that speak of the asker's own organisation, its people, rules and places, or ask what
 the asker may do, must do or gets ("Can I", "do we get", "我可以"): the rules that apply to them."""
 
+_DOCUMENTS = re.compile(
+    r"\b(?:articles?|news reports?|(?:a|an|the|this|that) report"
+    r"|according to (?:the|an?|this) (?:document|source|passage|text)s?)\b"
+    r"|文章|报道|文档中|资料中",
+    re.IGNORECASE,
+)
+"""Words that ask what documents say ("an article from The Verge", "according to the document",
+"报道"): only the documents can answer that."""
+
 COMMON_FROM = 4.0
 """A name this common on wordfreq's Zipf scale (once in 100,000 words of general text) is one the
 world talks about; a rarer one the documents hold is taken as the knowledge base's own."""
@@ -70,19 +80,23 @@ class Owned:
 
     speech: tuple[str, ...] = ()
     """The words that speak of the asker's organisation."""
+    documents: tuple[str, ...] = ()
+    """The words that ask what documents say."""
     titled: tuple[str, ...] = ()
     """The question's names and words that stand in the title of a document found."""
     held: tuple[str, ...] = ()
     """The question's names that documents found hold and general text seldom uses."""
 
     def __bool__(self) -> bool:
-        return bool(self.speech or self.titled or self.held)
+        return bool(self.speech or self.documents or self.titled or self.held)
 
     def why(self) -> str:
         """Say why the question is the knowledge base's to answer ('' when it is not)."""
         parts = []
         if self.speech:
             parts.append("speaks of the asker's organisation (" + ", ".join(self.speech) + ")")
+        if self.documents:
+            parts.append("asks what documents say (" + ", ".join(self.documents) + ")")
         if self.titled:
             listed = ", ".join(repr(n) for n in self.titled)
             parts.append(f"names what the knowledge base documents: {listed}")
@@ -171,7 +185,13 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
             if normal and name not in titled and _in_text(normal, texts):
                 if zipf(normal, language) < COMMON_FROM:
                     held.setdefault(name, None)
-    return Owned(speech=speaks_of_own(question), titled=tuple(titled), held=tuple(held))
+    asks_documents = tuple(dict.fromkeys(m.group(0).lower() for m in _DOCUMENTS.finditer(question)))
+    return Owned(
+        speech=speaks_of_own(question),
+        documents=asks_documents,
+        titled=tuple(titled),
+        held=tuple(held),
+    )
 
 
 def _unlisted(words: frozenset[str]) -> frozenset[str]:

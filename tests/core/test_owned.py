@@ -25,6 +25,8 @@ FOUND = [
         ("What is the guest Wi-Fi password at the office?", "the office"),
         ("公司有没有年终奖？", "公司"),
         ("我们的退货要运费吗？", "我们"),
+        ("Based on an article from The Verge, what did CNET say of the deal?", "article"),
+        ("这篇报道提到了哪家公司？", "报道"),
     ],
 )
 def test_a_question_about_the_knowledge_bases_own_things(question: str, why: str) -> None:
@@ -41,6 +43,8 @@ def test_a_question_about_the_knowledge_bases_own_things(question: str, why: str
         "What is an Atlas?",  # asks a definition: held names do not make it the documents' own
         "什么是集装箱？",
         "How many bones are in the human body?",
+        "What is the Brundtland report?",
+        "What is the source of the Nile?",
     ],
 )
 def test_a_question_about_the_world_is_not(question: str) -> None:

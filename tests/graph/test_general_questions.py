@@ -1,7 +1,8 @@
 """General questions the documents do not answer: answered from the model's knowledge, labelled.
 
-Declined instead when the question names what general text rarely does (the knowledge base's own
-things), when the model is unsure of its answer, or when the deployment wants its documents only.
+Declined instead when the question is about the knowledge base's own things (it names what the
+documents hold and general text rarely does), when the model is unsure of its answer, or when the
+deployment wants its documents only.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from adaptive_rag.core.judges import SURE_FROM
 from adaptive_rag.prompts import answer_general as prompts
 from fake_sources import KeywordRetriever, kb_docs
 from fakes import OddsModel, ScriptedChatModel, ScriptedJudge
+from langchain_core.documents import Document
 
 GENERAL = "How many days are there in a leap year?"
 
@@ -58,12 +60,32 @@ def test_a_question_naming_the_knowledge_bases_own_things_is_still_declined(
     assert "documents" in judgment["detail"]  # a document searched is titled by it
 
 
-def test_a_rare_name_no_document_holds_is_not_answered_from_memory(make_harness: Any) -> None:
-    h = make_harness(relevance=ScriptedJudge([0.0]))
+def test_a_rare_name_the_documents_hold_is_not_answered_from_memory(make_harness: Any) -> None:
+    docs = [*kb_docs(), Document(page_content="Quillon Labs CEO Ada Brook.", metadata={"id": "q"})]
+    h = make_harness(relevance=ScriptedJudge([0.0]), retriever=KeywordRetriever(docs=docs))
     out = h.ask("What is the name of the Quillon Labs CEO's dog?")
     assert out["answerable"] is False and "direct" not in h.model.roles()
     judgment = next(j for j in out["diagnostics"]["judgments"] if j["node"] == "answer_general")
-    assert judgment["detail"].startswith("names what general text rarely does")
+    assert "Quillon Labs" in judgment["detail"]
+
+
+def test_a_rare_name_nothing_holds_is_the_models_to_know_or_not() -> None:
+    # "RFID" is rarer in general text than most names, and the model knows it; an unknown name's
+    # answer is a guess the model is unsure of, and the decline stands
+    for p_yes, answered in ((0.9, True), (0.2, False)):
+        model = OddsModel(script=ScriptedChatModel.with_script().script, p_yes=p_yes)
+        services = Services(
+            chat_model=model,
+            retriever=KeywordRetriever(docs=kb_docs()),
+            no_web=True,
+            relevance=ScriptedJudge([0.0]),
+        )
+        out = build_graph(services=services).invoke(
+            {"question": "What is the name of the Quillon Labs CEO's dog?"}, context=Context()
+        )
+        assert out["answerable"] is answered
+        verdicts = [j["verdict"] for j in out["diagnostics"]["judgments"]]
+        assert ("general" if answered else "unsure") in verdicts
 
 
 def test_an_answer_the_model_is_unsure_of_keeps_the_decline() -> None:
