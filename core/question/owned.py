@@ -7,7 +7,7 @@ declined, never answered from general knowledge, and an answer to it that the ch
 support is declined too. A question about the world ("What is the capital of France?") may be
 answered from general knowledge even when the knowledge base mentions France somewhere.
 
-Five signs, read from the question and the documents its search found, no model call:
+Four signs, read from the question and the documents its search found, no model call:
 - it speaks of the asker's organisation: "our", "my", "the company", "employees", "我们", "公司",
   "员工", ..., or asks what the asker may do, must do or gets ("Can I", "do we get", "我可以");
 - it asks what documents say ("an article from The Verge", "according to the document", "报道");
@@ -19,9 +19,9 @@ Five signs, read from the question and the documents its search found, no model 
 - it names, not to ask its definition, something the documents found hold and general text
   seldom uses (below COMMON_FROM on wordfreq's Zipf scale: "Atlas" the HR system, "Heron" the
   hub; not "France" or "Canada", which an encyclopedia's passages mention as often as any text),
-  a Chinese word jieba's dictionary lacks counted as a name (陈静);
-- it names what general text rarely does (core.judges.general.rare_names): the knowledge base
-  holds it, or nothing does.
+  a Chinese word jieba's dictionary lacks counted as a name (陈静).
+A rare name no document holds ("RFID", or one made up) makes no question the knowledge base's:
+the model knows it or not, and its general-knowledge judge says which (nodes/answer_general).
 """
 
 from __future__ import annotations
