@@ -1,4 +1,5 @@
-"""Sentences that only point at the sources ("This information can be found in source [1].").
+"""Sentences that only point at the sources ("This information can be found in source [1].",
+"This can be found in the table under "Print speed".").
 
 Or that hold nothing but their citations ("[1] and [2][3].").
 
@@ -33,6 +34,12 @@ POINTING_WORDS = frozenset(
         "directly",
         "stated",
         "explicitly",
+        "listed",
+        "shown",
+        "table",
+        "page",
+        "section",
+        "paragraph",
         "信息",
         "找到",
         "来自",
@@ -47,8 +54,9 @@ POINTING_WORDS = frozenset(
 """The only content words a pointing sentence may hold (core.text drops "source", "the", …)."""
 
 _POINTED_AT = re.compile(
-    r"\b(?:sources?|documents?|information|passages?|text|context|references?)\b"
-    r"|来源|文档|资料|信息|原文|文中|出处",
+    r"\b(?:sources?|documents?|information|passages?|text|context|references?|table|page"
+    r"|section|paragraph)\b"
+    r"|来源|文档|资料|信息|原文|文中|出处|表格|章节|段落",
     re.IGNORECASE,
 )
 _ANSWERS = re.compile(r"\b(?:yes|no|not|never|none)\b|是的|不是|没有|不", re.IGNORECASE)
@@ -71,4 +79,5 @@ def points_only(text: str) -> bool:
     if not _POINTED_AT.search(text) or _ANSWERS.search(text):
         return False
     terms = terms_of(text)
-    return not (terms.names or terms.numbers or terms.quotes) and terms.words <= POINTING_WORDS
+    named = terms.names - terms.quotes  # a quoted heading says where, as "the table" does
+    return not (named or terms.numbers) and terms.words <= POINTING_WORDS

@@ -51,8 +51,12 @@ def _ends_abbreviation(answer: str, stop: int) -> bool:
     marker = _LIST_MARKER.match(answer, answer.rfind("\n", 0, stop) + 1)
     if marker and marker.end() == stop + 1:
         return True
-    word = re.search(r"([A-Za-z.]+)$", answer[:stop])
-    return word is not None and (word.group(1).lower() in _ABBREVIATIONS or len(word.group(1)) == 1)
+    word = re.search(r"(?<![\w/])([A-Za-z.]+)$", answer[:stop])  # not the s of "mm/s"
+    if word is None:
+        return False
+    if word.group(1).lower() == "no":  # "No. 5", not the answer "No. The sources ..."
+        return re.match(r"\s*\d", answer[stop + 1 :]) is not None
+    return word.group(1).lower() in _ABBREVIATIONS or len(word.group(1)) == 1
 
 
 def split(answer: str) -> list[Sentence]:

@@ -21,6 +21,7 @@ FAQ = (SAMPLE / "zh/产品常见问题.md").read_text()
         "The answer is stated in the sources.",
         "这个信息可以在中找到。",
         "以上信息来自文档。",
+        'This can be found in the table under "Print speed" on page .',
         "and.",
         "。",
     ],
@@ -47,6 +48,8 @@ def test_pointing_sentences_are_recognised(sentence: str) -> None:
         "Same.",
         "对。",
         "This is stated in.",
+        'Press "Add sensor" in the table.',
+        "See page 3.",
     ],
 )
 def test_sentences_that_say_something_are_kept(sentence: str) -> None:

@@ -66,3 +66,14 @@ def test_list_numbers_do_not_end_sentences() -> None:
         "12. It ends at 5.",
         "Done",
     ]
+
+
+def test_a_unit_or_an_answer_no_ends_a_sentence_an_initial_or_a_number_sign_does_not() -> None:
+    assert [s.text for s in split("It prints 250 mm/s. This is the top speed.")] == [
+        "It prints 250 mm/s.",
+        "This is the top speed.",
+    ]
+    assert [s.text for s in split("No. The warranty ends.")] == ["No.", "The warranty ends."]
+    assert [s.text for s in split("Ask J. Smith about No. 5 today.")] == [
+        "Ask J. Smith about No. 5 today."
+    ]
