@@ -4,9 +4,9 @@ Reached where the turn would decline because its search found nothing that answe
 classify sends a question the model calls general knowledge. It asks the model with no document
 shown, and keeps the answer, labelled, unless the question is about the knowledge base's own
 things (core.question.owned: only its documents could answer it), names what general text rarely
-uses and the documents searched hold, or the model is unsure of its answer (core.judges.general:
-a rare name nothing holds, "RFID" or an invented one, is the model's to know or not). Otherwise
-the decline stands, or, before any search, the question is looked up.
+does (a name the documents searched hold, or one thing, "Kestrel K2", nothing holds: a rare term,
+"RFID", is the model's to know), or the model is unsure of its answer (core.judges.general).
+Otherwise the decline stands, or, before any search, the question is looked up.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def answer_general(state: State, ctx: Context, services: Services) -> Update:
     searched = [*(state.get("documents") or []), *(state.get("rejected") or [])]
     texts = [f"{d.metadata.get('title') or ''}\n{d.page_content}" for d in searched]
     rare = rare_names(question, texts, language)
-    if rare.held:  # the documents hold what general text rarely names: theirs to answer
+    if rare.keeps_from_general:  # a rare name held, or one thing nothing holds: not the model's
         _not_general(state, update, "specific", None, rare.why())
         return update
     messages = prompts.messages(question, language)

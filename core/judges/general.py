@@ -13,12 +13,13 @@ the answer it writes with no documents (its tokens' mean log-probability).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adaptive_rag.core.judges.fitted import Logistic, load_judge
 from adaptive_rag.core.question import general_form, length, zipf
-from adaptive_rag.core.text import key, terms_of
+from adaptive_rag.core.text import CJK, key, terms_of, unknown
 
 FEATURES = ("logprob", "definition", "question_words", "answer_words", "chinese")
 """What the general-knowledge judge reads of a question and the model's answer to it."""
@@ -40,15 +41,41 @@ class Rare:
     held: tuple[str, ...]
     """Of `names`, those the documents searched hold: the knowledge base's own things."""
 
+    @property
+    def proper(self) -> tuple[str, ...]:
+        """Of `names`, those that name one thing ("Kestrel K2", "Quillon Labs"), not a term."""
+        return tuple(n for n in self.names if not is_term(n))
+
+    @property
+    def keeps_from_general(self) -> bool:
+        """Whether the question is not one for general knowledge: a rare name is held, or names
+        one thing nothing holds (the model would guess); a rare term ("RFID") is the model's."""
+        return bool(self.held or self.proper)
+
     def why(self) -> str:
         """Say why the question is not one for general knowledge ('' when it may be)."""
         if self.held:
             listed = ", ".join(repr(n) for n in self.held)
             return f"names what the knowledge base holds and general text rarely does: {listed}"
-        if self.names:
-            listed = ", ".join(repr(n) for n in self.names)
+        if self.proper:
+            listed = ", ".join(repr(n) for n in self.proper)
             return f"names what general text rarely does: {listed}"
         return ""
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
+
+
+def is_term(name: str) -> bool:
+    """Whether a name is a term of the language, not the name of one thing.
+
+    An acronym ("RFID", "GPS") or a Chinese word jieba's dictionary holds (标准大气压) is
+    vocabulary any encyclopedia defines; a name in capitals and digits ("Kestrel K2") or a
+    Chinese word the dictionary lacks (澜川科技) names a product, a company or a person.
+    """
+    if CJK.search(name):
+        return " " not in name and not unknown(name)
+    return _ACRONYM.fullmatch(name) is not None
 
 
 def rare_names(question: str, texts: Sequence[str], language: str) -> Rare:

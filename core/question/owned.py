@@ -20,8 +20,8 @@ Four signs, read from the question and the documents its search found, no model 
   seldom uses (below COMMON_FROM on wordfreq's Zipf scale: "Atlas" the HR system, "Heron" the
   hub; not "France" or "Canada", which an encyclopedia's passages mention as often as any text),
   a Chinese word jieba's dictionary lacks counted as a name (陈静).
-A rare name no document holds ("RFID", or one made up) makes no question the knowledge base's:
-the model knows it or not, and its general-knowledge judge says which (nodes/answer_general).
+A rare name no document holds makes no question the knowledge base's; answer_general keeps it
+from general knowledge when it names one thing ("Kestrel K2"), not when it is a term ("RFID").
 """
 
 from __future__ import annotations

@@ -69,9 +69,18 @@ def test_a_rare_name_the_documents_hold_is_not_answered_from_memory(make_harness
     assert "Quillon Labs" in judgment["detail"]
 
 
-def test_a_rare_name_nothing_holds_is_the_models_to_know_or_not() -> None:
-    # "RFID" is rarer in general text than most names, and the model knows it; an unknown name's
-    # answer is a guess the model is unsure of, and the decline stands
+def test_a_rare_name_of_one_thing_nothing_holds_is_not_answered_from_memory(
+    make_harness: Any,
+) -> None:
+    h = make_harness(relevance=ScriptedJudge([0.0]))
+    out = h.ask("What is the name of the Quillon Labs CEO's dog?")
+    assert out["answerable"] is False and "direct" not in h.model.roles()
+    judgment = next(j for j in out["diagnostics"]["judgments"] if j["node"] == "answer_general")
+    assert judgment["detail"].startswith("names what general text rarely does")
+
+
+def test_a_rare_term_nothing_holds_is_the_models_to_know_or_not() -> None:
+    # "RFID" is rarer in general text than most names, and a term any encyclopedia defines
     for p_yes, answered in ((0.9, True), (0.2, False)):
         model = OddsModel(script=ScriptedChatModel.with_script().script, p_yes=p_yes)
         services = Services(
@@ -81,7 +90,7 @@ def test_a_rare_name_nothing_holds_is_the_models_to_know_or_not() -> None:
             relevance=ScriptedJudge([0.0]),
         )
         out = build_graph(services=services).invoke(
-            {"question": "What is the name of the Quillon Labs CEO's dog?"}, context=Context()
+            {"question": "What does RFID stand for?"}, context=Context()
         )
         assert out["answerable"] is answered
         verdicts = [j["verdict"] for j in out["diagnostics"]["judgments"]]
