@@ -56,6 +56,7 @@ def replay(path: Path) -> dict[str, dict[str, int]]:
 
 
 def main() -> None:
+    """Print, per run and kind of question, what each reading of the rule would decline."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("runs", nargs="+", type=Path, help="results.jsonl of `eval run` folders")
     for path in parser.parse_args().runs:

@@ -1,6 +1,6 @@
-"""Sentences that only point at the sources ("This information can be found in source [1].",
-"This can be found in the table under "Print speed".").
+"""Sentences that only point at the sources ("This information can be found in source [1].").
 
+Or at a part of one ("This can be found in the table under "Print speed".").
 Or that hold nothing but their citations ("[1] and [2][3].").
 
 A small model often ends an answer with such a line. It states nothing, so it can be neither

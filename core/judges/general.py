@@ -48,8 +48,11 @@ class Rare:
 
     @property
     def keeps_from_general(self) -> bool:
-        """Whether the question is not one for general knowledge: a rare name is held, or names
-        one thing nothing holds (the model would guess); a rare term ("RFID") is the model's."""
+        """Whether the question is not one for general knowledge.
+
+        So when a rare name is held, or names one thing nothing holds (the model would guess); a
+        rare term ("RFID") is the model's to know.
+        """
         return bool(self.held or self.proper)
 
     def why(self) -> str:
