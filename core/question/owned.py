@@ -13,7 +13,7 @@ Four signs, read from the question and the documents its search found, no model 
 - it asks what documents say ("an article from The Verge", "according to the document", "报道");
 - it names what a document found is about: the name stands in the document's title or section
   heading (the Kestrel K2's product page for "K2", whatever "K2" means in general text; a common
-  Chinese name only as a whole title or heading: not 中国 in 中国区售后服务), or a
+  Chinese name only with the words the question names it by: 苏州配送中心, not 中国 in 中国区), or a
   word of the question is a title or heading word of a document the relevance judge kept ("the
   warranty" beside a "Warranty" page, 退货 beside a "退货" section);
 - it names, not to ask its definition, something the documents found hold and general text
@@ -131,9 +131,23 @@ def _in_title(normal: str, title: str) -> bool:
     return " " not in normal and fold(normal) in {fold(w) for w in title.split()}
 
 
-def _title_parts(title: str) -> list[str]:
-    """Return a title and each of its headings apart, as `_title_keys` pads them."""
-    return [_title_keys(p) for p in re.split(r"\s+>\s+|\n", title) if p.strip()]
+def _named_with_more(name: str, question: str, title: str) -> bool:
+    """Whether a title holds a common Chinese name as the question names it, or is the name.
+
+    A Chinese title has no spaces to tell the page's subject from a modifier: 中国区售后服务
+    holds 中国, but a question on 中国最长的河流 shares only the name with it. The title counts
+    when it holds the name with what follows or precedes it in the question (苏州配送中心 in
+    苏州配送中心员工规定), or is the name alone.
+    """
+    if f" {name} " in title.replace(" > ", "  "):
+        return True
+    for at in (i for i in range(len(question)) if question.startswith(name, i)):
+        end = at + len(name)
+        if end < len(question) and question[at : end + 1] in title:
+            return True
+        if at > 0 and question[at - 1 : end] in title:
+            return True
+    return False
 
 
 PAGE_NAME_WORDS = 4
@@ -155,21 +169,19 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
     """Return why a question is about the knowledge base's own things, from what its search found.
 
     A name of the question counts when a document found holds it in its title (a Chinese name
-    general text uses often only as a whole title or heading: a Chinese title has no spaces to
-    tell the page's subject, 中国, from a modifier, 中国区售后服务), or, unless the
+    general text uses often, as the question names it: `_named_with_more`), or, unless the
     question asks its definition, in its text while general text seldom uses it; a content word
     (four letters or more, or a Chinese word) when a kept document holds it in a title that names
     a page (not a headline).
     """
     terms = terms_of(question)
     titles = [_title_keys(d.title) for d in searched if d.title]
-    parts = {p for d in searched if d.title for p in _title_parts(d.title)}
     kept = [_title_keys(d.title) for d in searched if d.title and d.kept and _names_a_page(d.title)]
     titled: dict[str, None] = {}
     for name in sorted(terms.names):
         normal = key(name)
         if CJK.search(normal) and zipf(normal, language) >= COMMON_FROM:
-            if f" {normal} " in parts:  # a common Chinese name: the whole title, not 中国区
+            if any(_named_with_more(normal, key(question), t) for t in titles):
                 titled.setdefault(name, None)
         elif any(_in_title(normal, t) for t in titles):
             titled.setdefault(name, None)

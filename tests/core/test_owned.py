@@ -58,9 +58,12 @@ def test_a_common_name_in_a_document_found_is_not_the_knowledge_bases_own() -> N
     assert not owned_by("Is Spain bigger than Portugal?", FOUND)  # held in text, but common
 
 
-def test_a_common_name_ties_to_a_page_only_as_its_whole_title() -> None:
+def test_a_common_chinese_name_ties_to_a_page_only_as_the_question_names_it() -> None:
     # 中国区售后服务 is a page about after-sales service in China, not about China
     assert not owned_by("中国最长的河流是什么？", FOUND, "zh")
+    depot = [Searched("苏州配送中心员工规定", "早班 7:00 开始。", kept=False)]
+    assert owned_by("苏州配送中心有上下班班车吗？", depot, "zh").titled == ("苏州",)
+    assert not owned_by("苏州的天气怎么样？", depot, "zh")
     assert owned_by("Kestrel K2 的电池能用多久？", FOUND, "zh").titled == ("Kestrel K2",)
 
 
