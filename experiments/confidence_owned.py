@@ -1,0 +1,75 @@
+"""Whether the confidence map separates right from wrong better when it reads `owned`.
+
+    python experiments/confidence_owned.py handbook=eval-out/hb/results.jsonl \
+        squad2=eval-out/pairs/after-squad2/results.jsonl ...
+
+Each `eval run` records, per adaptive answer, the features the confidence map reads (`features`,
+nodes/finalize.py `confidence_features`), `owned` among them, which the installed map does not
+read. This refits the map (a standardised logistic model, as `eval calibrate` fits it) with and
+without `owned` on every run but one, and prints on the run left out the AUROC of right against
+wrong and the ECE (10 bins), beside the installed map's on the same answers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from adaptive_rag.core.judges import load_judge
+from adaptive_rag.evaluation.judge_fit import auc, fit_logistic, predict
+
+
+def ece(y: np.ndarray, p: np.ndarray, bins: int = 10) -> float:
+    """Return the expected calibration error over equal-width bins."""
+    edges = np.minimum((p * bins).astype(int), bins - 1)
+    total = 0.0
+    for b in range(bins):
+        inside = edges == b
+        if inside.any():
+            total += inside.mean() * abs(y[inside].mean() - p[inside].mean())
+    return total
+
+
+def load(named: list[str]) -> list[dict[str, Any]]:
+    """Return the adaptive answers of each NAME=results.jsonl, with their set's name."""
+    rows = []
+    for item in named:
+        name, path = item.split("=", 1)
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if row["config"] == "adaptive" and row.get("features"):
+                rows.append({**row, "set": name})
+    return rows
+
+
+def main() -> None:
+    """Print, per run left out, the refits' and the installed map's AUROC and ECE."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("runs", nargs="+", help="NAME=path/to/results.jsonl")
+    rows = load(parser.parse_args().runs)
+    installed = load_judge("confidence")
+    if installed is None:
+        raise SystemExit("no confidence map is installed")
+    base = list(installed.features)
+    y = np.array([float(bool(r["acc"])) for r in rows])
+    sets = np.array([r["set"] for r in rows])
+    shipped = np.array([installed.probability(r["features"]) for r in rows])
+    for label, names in (("refit", base), ("refit with owned", [*base, "owned"])):
+        x = np.array([[float(r["features"].get(n, 0.0)) for n in names] for r in rows])
+        print(f"## {label}")
+        for name in dict.fromkeys(sets):
+            test = sets == name
+            model = fit_logistic("confidence", names, x[~test], y[~test])
+            p = predict(model, x[test])
+            print(
+                f"- {name} (n={int(test.sum())}): AUROC {auc(y[test], p):.3f}"
+                f" (installed {auc(y[test], shipped[test]):.3f}), ECE {ece(y[test], p):.3f}"
+                f" (installed {ece(y[test], shipped[test]):.3f})"
+            )
+
+
+if __name__ == "__main__":
+    main()
