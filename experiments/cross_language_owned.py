@@ -12,6 +12,10 @@ idea to work, the questions the knowledge base owns must sit above its general q
 It reads the knowledge base an `eval run` of `traffic_handbook` built in RUN/kb and the set's
 questions, and prints, per kind, each question's best cosine with the term and heading that
 give it, and the range per kind.
+
+With `--chunks`, it reads instead the whole question against the knowledge base's chunks (the
+store's own vector search, the nearest chunk's cosine): whether a question about the knowledge
+base's topics sits nearer its text than a question about the world, in either language.
 """
 
 from __future__ import annotations
@@ -44,7 +48,11 @@ def main() -> None:
     """Print each question's best term-to-heading cosine, by kind."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path, help="an `eval run traffic_handbook` folder")
+    parser.add_argument("--chunks", action="store_true", help="whole question against chunks")
     args = parser.parse_args()
+    if args.chunks:
+        nearest_chunks(args.run)
+        return
     from adaptive_rag.core.text import terms_of
     from adaptive_rag.knowledge.embeddings import load_embeddings
 
@@ -71,6 +79,27 @@ def main() -> None:
     print()
     for label, values in sorted(ranges.items()):
         print(f"{label}: n {len(values)}, best cosine {min(values):.3f} to {max(values):.3f}")
+
+
+def nearest_chunks(run: Path) -> None:
+    """Print, per kind and language, the range of each question's nearest chunk's cosine."""
+    from adaptive_rag.knowledge.opening import open_store
+
+    settings = json.loads((run / "settings.json").read_text())
+    (name,) = [key.replace("_", "-") for key in settings]  # the set's collection
+    store = open_store(str(run / "kb"), name)
+    rows = [json.loads(line) for line in SET.read_text().splitlines() if line.strip()]
+    ranges: dict[str, list[float]] = {}
+    for row in rows:
+        found = store.vector_search(row["question"], 1)
+        label = f"{row['question_type']}/{row.get('language', '')}"
+        ranges.setdefault(label, []).append(found[0][1] if found else 0.0)
+    for label, values in sorted(ranges.items()):
+        values.sort()
+        print(
+            f"{label}: n {len(values)}, nearest chunk's cosine {values[0]:.3f} to"
+            f" {values[-1]:.3f}, median {values[len(values) // 2]:.3f}"
+        )
 
 
 if __name__ == "__main__":
