@@ -9,19 +9,21 @@ answered from general knowledge even when the knowledge base mentions France som
 
 Four signs, read from the question and the documents its search found, no model call:
 - it speaks of the asker's organisation: "our", "my", "the company", "employees", "我们", "公司",
-  "员工", ..., or asks what the asker may do, must do or gets ("Can I", "do we get", "我可以");
-- it asks what documents say ("an article from The Verge", "according to the document", "报道");
+  "员工", ..., or opens by asking what the asker may do, must do or gets ("Can I …?", "Do we get
+  …?", "我可以…吗？") while the relevance judge kept a document on it (a company's rules; "Can I
+  freeze milk?" with no such source is the world's);
+- it asks what documents say ("an article from The Verge", "according to the report", "这篇报道");
 - it names what a document found is about: the name stands in the document's title or section
   heading (the Kestrel K2's product page for "K2", whatever "K2" means in general text; a common
-  Chinese name only with the words the question names it by: 苏州配送中心, not 中国 in 中国区), or a
+  Chinese name only with the question's word next to it: 苏州配送中心, not 中国 in 中国区), or a
   word of the question is a title or heading word of a document the relevance judge kept ("the
   warranty" beside a "Warranty" page, 退货 beside a "退货" section);
 - it names, not to ask its definition, something the documents found hold and general text
   seldom uses (below COMMON_FROM on wordfreq's Zipf scale: "Atlas" the HR system, "Heron" the
   hub; not "France" or "Canada", which an encyclopedia's passages mention as often as any text),
   a Chinese word jieba's dictionary lacks counted as a name (陈静).
-A rare name no document holds makes no question the knowledge base's; answer_general keeps it
-from general knowledge when it names one thing ("Kestrel K2"), not when it is a term ("RFID").
+A rare name no document searched holds makes no question the knowledge base's; answer_general
+keeps it from general knowledge when it names one thing ("Kestrel K2"), not a term ("RFID").
 """
 
 from __future__ import annotations
@@ -32,28 +34,35 @@ from dataclasses import dataclass
 from functools import cache
 
 from adaptive_rag.core.question.forms import general_form
-from adaptive_rag.core.text import CJK, fold, key, terms_of, unknown
+from adaptive_rag.core.text import CJK, cut_zh, fold, key, terms_of, unknown
 
 _SPEECH = re.compile(
     r"\b(?:our|ours|ourselves|my|mine|the company(?:'s)?|this company|company policy"
     r"|employees?|staff|colleagues?|co-workers?|coworkers?|my manager|the office|our office"
     r"|the handbook|onboarding|payroll|(?-i:HR))\b"
-    r"|\b(?:(?:can|may) (?:I|we)|(?:am I|are we) (?:allowed|entitled|eligible|required)"
-    r"|do (?:I|we) (?:get|need|have to))\b"
-    r"|我们|咱们|本公司|公司|贵公司|员工|同事|我的|入职|本单位|单位里|我可以|我能不能|我能否|我需要",
+    r"|我们|咱们|本公司|公司|贵公司|员工|同事|我的|入职|本单位|单位里",
     re.IGNORECASE,
 )
-"""Words that speak of the asker's own organisation, its people, rules and places, or ask what
-the asker may do, must do or gets ("Can I", "do we get", "我可以"): the rules that apply to them."""
+"""Words that speak of the asker's own organisation, its people, rules and places."""
+
+_APPLIES = re.compile(
+    r"^\W*(?:(?:can|may) (?:I|we)|(?:am I|are we) (?:allowed|entitled|eligible|required)"
+    r"|do (?:I|we) (?:get|need|have to))\b"
+    r"|^\W*(?:请问)?我(?:可以|能不能|能否|需要)",
+    re.IGNORECASE,
+)
+"""A question that opens by asking what the asker may do, must do or gets ("Can I …?", "Do we get
+…?", "我可以…吗？"): the rules that apply to them, when the knowledge base keeps a source on it."""
 
 _DOCUMENTS = re.compile(
-    r"\b(?:articles?|news reports?|(?:a|an|the|this|that) report"
-    r"|according to (?:the|an?|this) (?:document|source|passage|text)s?)\b"
-    r"|文章|报道|文档中|资料中",
+    r"\b(?:from|in|by|according to|based on)\s+(?:(?:an?|the|this|that|both|these|two)\s+)?"
+    r"(?:[\w'’.-]+\s+){0,3}?(?:articles?|reports?)\b(?!\s*\d)"
+    r"|\b(?:articles?|reports?)\s+(?:from|by|published)\b"
+    r"|这篇|该文|文中|文章中|报道中|据.{0,12}报道",
     re.IGNORECASE,
 )
-"""Words that ask what documents say ("an article from The Verge", "according to the document",
-"报道"): only the documents can answer that."""
+"""Words that ask what documents say ("an article from The Verge", "according to the report",
+"这篇报道"): only the documents can answer that."""
 
 COMMON_FROM = 4.0
 """A name this common on wordfreq's Zipf scale (once in 100,000 words of general text) is one the
@@ -82,13 +91,15 @@ class Owned:
     """The words that speak of the asker's organisation."""
     documents: tuple[str, ...] = ()
     """The words that ask what documents say."""
+    applies: str = ""
+    """The words by which the question asks what applies to the asker, a source being kept."""
     titled: tuple[str, ...] = ()
     """The question's names and words that stand in the title of a document found."""
     held: tuple[str, ...] = ()
     """The question's names that documents found hold and general text seldom uses."""
 
     def __bool__(self) -> bool:
-        return bool(self.speech or self.documents or self.titled or self.held)
+        return bool(self.speech or self.documents or self.applies or self.titled or self.held)
 
     def why(self) -> str:
         """Say why the question is the knowledge base's to answer ('' when it is not)."""
@@ -97,6 +108,8 @@ class Owned:
             parts.append("speaks of the asker's organisation (" + ", ".join(self.speech) + ")")
         if self.documents:
             parts.append("asks what documents say (" + ", ".join(self.documents) + ")")
+        if self.applies:
+            parts.append(f"asks what the knowledge base's rules allow the asker ({self.applies})")
         if self.titled:
             listed = ", ".join(repr(n) for n in self.titled)
             parts.append(f"names what the knowledge base documents: {listed}")
@@ -131,21 +144,25 @@ def _in_title(normal: str, title: str) -> bool:
     return " " not in normal and fold(normal) in {fold(w) for w in title.split()}
 
 
-def _named_with_more(name: str, question: str, title: str) -> bool:
+def _named_with_more(name: str, words: Sequence[str], title: str) -> bool:
     """Whether a title holds a common Chinese name as the question names it, or is the name.
 
     A Chinese title has no spaces to tell the page's subject from a modifier: 中国区售后服务
     holds 中国, but a question on 中国最长的河流 shares only the name with it. The title counts
-    when it holds the name with what follows or precedes it in the question (苏州配送中心 in
-    苏州配送中心员工规定), or is the name alone.
+    when it holds the name joined to the question's word after or before it (苏州配送 in
+    苏州配送中心员工规定; not 美国人 for 美国人口), or one of its parts is the name alone. `words`
+    are the question's words in order (jieba's).
     """
-    if f" {name} " in title.replace(" > ", "  "):
+    if name in title.replace(" > ", " ").split():
         return True
-    for at in (i for i in range(len(question)) if question.startswith(name, i)):
-        end = at + len(name)
-        if end < len(question) and question[at : end + 1] in title:
+    for at, word in enumerate(words):
+        if word != name:
+            continue
+        after = words[at + 1] if at + 1 < len(words) else ""
+        before = words[at - 1] if at > 0 else ""
+        if CJK.search(after) and name + after in title:
             return True
-        if at > 0 and question[at - 1 : end] in title:
+        if CJK.search(before) and before + name in title:
             return True
     return False
 
@@ -175,13 +192,14 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
     a page (not a headline).
     """
     terms = terms_of(question)
+    words = cut_zh(key(question)) if CJK.search(question) else []
     titles = [_title_keys(d.title) for d in searched if d.title]
     kept = [_title_keys(d.title) for d in searched if d.title and d.kept and _names_a_page(d.title)]
     titled: dict[str, None] = {}
     for name in sorted(terms.names):
         normal = key(name)
-        if CJK.search(normal) and zipf(normal, language) >= COMMON_FROM:
-            if any(_named_with_more(normal, key(question), t) for t in titles):
+        if CJK.search(normal) and zipf(normal, "zh") >= COMMON_FROM:
+            if any(_named_with_more(normal, words, t) for t in titles):
                 titled.setdefault(name, None)
         elif any(_in_title(normal, t) for t in titles):
             titled.setdefault(name, None)
@@ -198,9 +216,11 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
                 if zipf(normal, language) < COMMON_FROM:
                     held.setdefault(name, None)
     asks_documents = tuple(dict.fromkeys(m.group(0).lower() for m in _DOCUMENTS.finditer(question)))
+    applies = _APPLIES.search(question) if any(d.kept for d in searched) else None
     return Owned(
         speech=speaks_of_own(question),
         documents=asks_documents,
+        applies=applies.group(0).strip(" \t¿¡").lower() if applies else "",
         titled=tuple(titled),
         held=tuple(held),
     )

@@ -28,6 +28,7 @@ from adaptive_rag.core.text.terms import (
     terms_of,
 )
 from adaptive_rag.core.text.terms_zh import CJK, quiet_jieba, unknown
+from adaptive_rag.core.text.terms_zh import cut as cut_zh
 
 __all__ = [
     "message_text",
@@ -57,5 +58,6 @@ __all__ = [
     "terms_of",
     "tidy",
     "unknown",
+    "cut_zh",
     "without_citations",
 ]

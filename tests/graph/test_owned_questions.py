@@ -144,7 +144,9 @@ def test_a_chinese_yes_over_an_english_page_is_not_taken_as_checked(make_harness
 def test_an_asker_asking_what_they_may_do_is_declined_not_answered_generally(
     make_harness: Any,
 ) -> None:
-    h = make_harness(relevance=ScriptedJudge([0.0]), direct="Yes, you can change it.")
-    out = h.ask("Can I change the delivery address after I have placed an order?", max_rewrites=0)
+    # the returns policy is kept as a likely source, and does not say
+    h = make_harness(rag="The sources do not say.", direct="Yes, you can change it.")
+    out = h.ask("Can I change the return address after a return is accepted?", max_rewrites=0)
     assert out["answerable"] is False and "direct" not in h.model.roles()
-    assert "change it" not in out["answer"]
+    general = [j for j in out["diagnostics"]["judgments"] if j["node"] == "answer_general"]
+    assert [j["verdict"] for j in general] == ["owned"] and "can i" in general[0]["detail"]
