@@ -15,7 +15,8 @@ Across languages only what can be compared is compared: numbers always, names an
 letters always, Chinese names and Chinese words against Chinese sources only, English words
 against English sources only. A sentence with nothing comparable in any source is "unchecked"
 (neither supported nor unsupported), and so is one whose only comparable terms are the
-question's own names ("是的，Falcon F4 支持无线充电。" over an English page on the Falcon F4).
+question's own names ("是的，Falcon F4 支持无线充电。" over an English page on the Falcon F4, or
+"Yes, the Falcon F4 does." in any language).
 One with no terms at all ("Yes." / "是的。"), or a line that introduces what follows it ("The LED
 codes mean:"), has no content to check.
 

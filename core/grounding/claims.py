@@ -106,8 +106,9 @@ def judge(claim: Claim, found: Sequence[Terms], checkable: Sequence[Terms]) -> V
         return "unknown"
     if not anchors & held.facts():
         return "no"
-    # no word could be read (another script): the question's own names, found, say only what
-    # the sentence is about; what it says of them is known from its new facts alone
+    # no word could be read (another script, or the sentence has none of its own): the
+    # question's names, found, say only what it is about; what it says of them is known from
+    # its new facts alone ("Yes, the Kestrel K2 does." is unchecked)
     return "yes" if needed.facts() else "unknown"
 
 

@@ -34,12 +34,6 @@ POINTING_WORDS = frozenset(
         "directly",
         "stated",
         "explicitly",
-        "listed",
-        "shown",
-        "table",
-        "page",
-        "section",
-        "paragraph",
         "信息",
         "找到",
         "来自",
@@ -52,6 +46,10 @@ POINTING_WORDS = frozenset(
     }
 )
 """The only content words a pointing sentence may hold (core.text drops "source", "the", …)."""
+
+PLACES = frozenset({"table", "page", "section", "paragraph", "表格", "章节", "段落"})
+"""Parts of a source a pointing sentence may name, beside a word of POINTING_WORDS that points
+("found in the table"): alone ("It also has a table.") they are a claim."""
 
 _POINTED_AT = re.compile(
     r"\b(?:sources?|documents?|information|passages?|text|context|references?|table|page"
@@ -79,5 +77,10 @@ def points_only(text: str) -> bool:
     if not _POINTED_AT.search(text) or _ANSWERS.search(text):
         return False
     terms = terms_of(text)
-    named = terms.names - terms.quotes  # a quoted heading says where, as "the table" does
-    return not (named or terms.numbers) and terms.words <= POINTING_WORDS
+    places = terms.words & PLACES
+    if places and not terms.words & POINTING_WORDS:
+        return False
+    # a quoted heading beside a place says where, as "the table" does; another quote is a claim
+    headings = terms.quotes & terms.names if places else frozenset()
+    facts = (terms.names | terms.quotes) - headings
+    return not (facts or terms.numbers) and terms.words - places <= POINTING_WORDS

@@ -51,11 +51,11 @@ def _ends_abbreviation(answer: str, stop: int) -> bool:
     marker = _LIST_MARKER.match(answer, answer.rfind("\n", 0, stop) + 1)
     if marker and marker.end() == stop + 1:
         return True
-    word = re.search(r"(?<![\w/])([A-Za-z.]+)$", answer[:stop])  # not the s of "mm/s"
-    if word is None:
+    word = re.search(r"(?<![\w/°])([A-Za-z.]+)$", answer[:stop])  # not the s of "mm/s"
+    if word is None or re.search(r"\d[ \t]?$", answer[: word.start()]):  # a unit: "12 V."
         return False
     if word.group(1).lower() == "no":  # "No. 5", not the answer "No. The sources ..."
-        return re.match(r"\s*\d", answer[stop + 1 :]) is not None
+        return re.match(r"[ \t]*\d", answer[stop + 1 :]) is not None
     return word.group(1).lower() in _ABBREVIATIONS or len(word.group(1)) == 1
 
 

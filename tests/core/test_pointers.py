@@ -22,6 +22,7 @@ FAQ = (SAMPLE / "zh/产品常见问题.md").read_text()
         "这个信息可以在中找到。",
         "以上信息来自文档。",
         'This can be found in the table under "Print speed" on page .',
+        "详见表格。",
         "and.",
         "。",
     ],
@@ -50,6 +51,9 @@ def test_pointing_sentences_are_recognised(sentence: str) -> None:
         "This is stated in.",
         'Press "Add sensor" in the table.',
         "See page 3.",
+        "It also has a table.",
+        'The page says "Returns are free".',
+        'This can be found under "Print speed".',
     ],
 )
 def test_sentences_that_say_something_are_kept(sentence: str) -> None:

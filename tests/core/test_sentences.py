@@ -74,6 +74,12 @@ def test_a_unit_or_an_answer_no_ends_a_sentence_an_initial_or_a_number_sign_does
         "This is the top speed.",
     ]
     assert [s.text for s in split("No. The warranty ends.")] == ["No.", "The warranty ends."]
+    assert [s.text for s in split("It runs on 12 V. Charge it at 25 °C. Done")] == [
+        "It runs on 12 V.",
+        "Charge it at 25 °C.",
+        "Done",
+    ]
+    assert [s.text for s in split("No.\n2. The fee is 10 %.")] == ["No.", "2. The fee is 10 %."]
     assert [s.text for s in split("Ask J. Smith about No. 5 today.")] == [
         "Ask J. Smith about No. 5 today."
     ]
