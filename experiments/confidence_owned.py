@@ -65,10 +65,15 @@ def main() -> None:
             model = fit_logistic("confidence", names, x[~test], y[~test])
             p = predict(model, x[test])
             print(
-                f"- {name} (n={int(test.sum())}): AUROC {auc(y[test], p):.3f}"
-                f" (installed {auc(y[test], shipped[test]):.3f}), ECE {ece(y[test], p):.3f}"
+                f"- {name} (n={int(test.sum())}): AUROC {_shown(auc(y[test], p))}"
+                f" (installed {_shown(auc(y[test], shipped[test]))}), ECE {ece(y[test], p):.3f}"
                 f" (installed {ece(y[test], shipped[test]):.3f})"
             )
+
+
+def _shown(value: float | None) -> str:
+    """Return an AUROC as printed ('—' when one class is missing)."""
+    return "—" if value is None else f"{value:.3f}"
 
 
 if __name__ == "__main__":

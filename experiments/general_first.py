@@ -4,11 +4,12 @@
         --out eval-out/general_first/mix.jsonl
 
 The policy it measures: a question classify routes `simple` (not by a rule) whose probe search
-finds nothing rare in its words (`core.judges.general.rare_names`, the guard `answer_general`
-uses) is asked of the model with no document first, as `answer_general` asks it; when the fitted
-general judge finds the answer more likely right than wrong it is returned, labelled, and nothing
-is searched; otherwise the question runs as today. For each such question of a run folder's
-`adaptive` rows it asks the model once (answers kept in `--out`: a rerun resumes), then reports
+finds nothing rare in its words that keeps it from general knowledge
+(`core.judges.general.rare_names`, the guard `answer_general` uses) is asked of the model with
+no document first, as `answer_general` asks it; when the fitted general judge finds the answer
+more likely right than wrong it is returned, labelled, and nothing is searched; otherwise the
+question runs as today. For each such question of a run folder's `adaptive` rows it asks the
+model once (answers kept in `--out`: a rerun resumes), then reports
 per kind the Acc the run had and the Acc the policy would have (the direct answer where taken,
 the run's answer elsewhere), the questions whose outcome changes, and the median time (the direct
 call where taken; the run's time plus the direct call where not).
@@ -64,8 +65,9 @@ def collect(run: Path, dataset: str, out: Path) -> None:
             docs = retrieve(services.retriever_for(ctx), question, ctx.k)
             texts = [f"{d.metadata.get('title') or ''}\n{d.page_content}" for d in docs]
             rare = rare_names(question, texts, language)
-            record: dict[str, Any] = {"id": r["id"], "rare": list(rare.names)}
-            if not rare.names:
+            kept_from = [*rare.held, *rare.proper]
+            record: dict[str, Any] = {"id": r["id"], "rare": kept_from}
+            if not rare.keeps_from_general:
                 started = time.perf_counter()
                 reply = call_model(
                     services.chat(ctx),
@@ -83,7 +85,7 @@ def collect(run: Path, dataset: str, out: Path) -> None:
                 )
             sink.write(json.dumps(record, ensure_ascii=False) + "\n")
             sink.flush()
-            print(f"{r['id']}: {'rare' if rare.names else record['p']}", flush=True)
+            print(f"{r['id']}: {'rare' if kept_from else record['p']}", flush=True)
 
 
 def report(run: Path, out: Path) -> None:

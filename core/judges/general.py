@@ -7,8 +7,9 @@ documents could answer it, so declining is honest. The other asks what any encyc
 declining it only because the documents are about other things is a failure.
 
 Two signals tell them apart, with no extra model call: the names the question holds that general
-text rarely uses (the knowledge base owns them, or nothing does), and how sure the model is of
-the answer it writes with no documents (its tokens' mean log-probability).
+text rarely uses (the documents hold them, or they name one thing nothing holds, which the model
+would only guess at; a rare term such as "RFID" is vocabulary the model may know), and how sure
+the model is of the answer it writes with no documents (its tokens' mean log-probability).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ FEATURES = ("logprob", "definition", "question_words", "answer_words", "chinese"
 
 RARE_BELOW = 3.0
 """A name rarer than this on wordfreq's Zipf scale (about once per million words of general text)
-is one the model cannot be trusted on: the knowledge base would hold it, or nothing does."""
+is one the model cannot be trusted on, unless it is a term (`is_term`): the knowledge base would
+hold it, or nothing does."""
 
 SURE_FROM = -0.2
 """The mean token log-probability from which a direct answer is taken as known (the model's
@@ -85,7 +87,8 @@ def rare_names(question: str, texts: Sequence[str], language: str) -> Rare:
     """Return the question's rare names, and those of them the documents searched hold.
 
     A common name ("France", "法国") is one the model has read about; a rare one ("Quillon
-    Labs", "Kestrel K2", "澜川科技") is the knowledge base's to answer, or nobody's.
+    Labs", "Kestrel K2") is the knowledge base's to answer, or nobody's, unless it is a term
+    (`Rare.proper`, `is_term`).
     """
     rare = {
         name: normal

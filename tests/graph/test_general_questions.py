@@ -60,13 +60,14 @@ def test_a_question_naming_the_knowledge_bases_own_things_is_still_declined(
     assert "documents" in judgment["detail"]  # a document searched is titled by it
 
 
-def test_a_rare_name_the_documents_hold_is_not_answered_from_memory(make_harness: Any) -> None:
+def test_a_rare_name_the_documents_hold_is_not_defined_from_memory(make_harness: Any) -> None:
+    # a definition's names are not taken as owned; held and rare, they are still not the model's
     docs = [*kb_docs(), Document(page_content="Quillon Labs CEO Ada Brook.", metadata={"id": "q"})]
     h = make_harness(relevance=ScriptedJudge([0.0]), retriever=KeywordRetriever(docs=docs))
-    out = h.ask("What is the name of the Quillon Labs CEO's dog?")
+    out = h.ask("What is Quillon Labs?")
     assert out["answerable"] is False and "direct" not in h.model.roles()
     judgment = next(j for j in out["diagnostics"]["judgments"] if j["node"] == "answer_general")
-    assert "Quillon Labs" in judgment["detail"]
+    assert judgment["verdict"] == "specific" and "knowledge base holds" in judgment["detail"]
 
 
 def test_a_rare_name_of_one_thing_nothing_holds_is_not_answered_from_memory(
