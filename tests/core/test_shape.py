@@ -18,6 +18,7 @@ from adaptive_rag.core.question import asks_yes_no, has_parts, nested_reference
         "What is Acme's founder's birthplace?",
         "发明电话的人出生在哪里？",
         "泰坦尼克号的导演的妻子是谁？",
+        "澜川科技的创始人是哪国人？",
     ],
 )
 def test_a_nested_reference_is_seen(question: str) -> None:
@@ -34,6 +35,8 @@ def test_a_nested_reference_is_seen(question: str) -> None:
         "微软的创始人是谁？",
         "Kestrel K2 的外壳防护等级是多少？",
         "How do rainbows form?",
+        "世界上面积最大的国家是哪个？",
+        "赢得2018年世界杯的球队是哪一个？",
     ],
 )
 def test_a_one_hop_question_is_not_nested(question: str) -> None:
