@@ -19,18 +19,8 @@ from typing import Any
 
 import numpy as np
 from adaptive_rag.core.judges import load_judge
+from adaptive_rag.evaluation.calibrate import expected_calibration_error
 from adaptive_rag.evaluation.judge_fit import auc, fit_logistic, predict
-
-
-def ece(y: np.ndarray, p: np.ndarray, bins: int = 10) -> float:
-    """Return the expected calibration error over equal-width bins."""
-    edges = np.minimum((p * bins).astype(int), bins - 1)
-    total = 0.0
-    for b in range(bins):
-        inside = edges == b
-        if inside.any():
-            total += inside.mean() * abs(y[inside].mean() - p[inside].mean())
-    return total
 
 
 def load(named: list[str]) -> list[dict[str, Any]]:
@@ -64,10 +54,12 @@ def main() -> None:
             test = sets == name
             model = fit_logistic("confidence", names, x[~test], y[~test])
             p = predict(model, x[test])
+            ece = expected_calibration_error(p, y[test])
+            ece_shipped = expected_calibration_error(shipped[test], y[test])
             print(
                 f"- {name} (n={int(test.sum())}): AUROC {_shown(auc(y[test], p))}"
-                f" (installed {_shown(auc(y[test], shipped[test]))}), ECE {ece(y[test], p):.3f}"
-                f" (installed {ece(y[test], shipped[test]):.3f})"
+                f" (installed {_shown(auc(y[test], shipped[test]))}), ECE {ece:.3f}"
+                f" (installed {ece_shipped:.3f})"
             )
 
 
