@@ -46,9 +46,9 @@ _SPEECH = re.compile(
 """Words that speak of the asker's own organisation, its people, rules and places."""
 
 _APPLIES = re.compile(
-    r"^\W*(?:(?:can|may) (?:I|we)|(?:am I|are we) (?:allowed|entitled|eligible|required)"
+    r"^\W*(?P<en>(?:can|may) (?:I|we)|(?:am I|are we) (?:allowed|entitled|eligible|required)"
     r"|do (?:I|we) (?:get|need|have to))\b"
-    r"|^\W*(?:请问)?我(?:可以|能不能|能否|需要)",
+    r"|^\W*(?P<zh>(?:请问)?我(?:可以|能不能|能否|需要))",
     re.IGNORECASE,
 )
 """A question that opens by asking what the asker may do, must do or gets ("Can I …?", "Do we get
@@ -220,7 +220,7 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
     return Owned(
         speech=speaks_of_own(question),
         documents=asks_documents,
-        applies=applies.group(0).strip(" \t¿¡").lower() if applies else "",
+        applies=(applies.group("en") or applies.group("zh")).lower() if applies else "",
         titled=tuple(titled),
         held=tuple(held),
     )
