@@ -41,6 +41,7 @@ __all__ = [
     "answers_in",
     "cited_numbers",
     "cn_value",
+    "cut_zh",
     "doc_key",
     "entities_of",
     "fold",
@@ -58,6 +59,5 @@ __all__ = [
     "terms_of",
     "tidy",
     "unknown",
-    "cut_zh",
     "without_citations",
 ]
