@@ -3,16 +3,18 @@
 Rules first; then one search, judged by the fitted relevance judge: a likely source means the
 knowledge base holds the question, so it is looked up with no model call; a question with a word
 that often asks about the present ("latest", "news", "目前") is real-time only when the knowledge
-base holds no likely source for it, and a definition ("What is a …", "什么是…") the knowledge base
-holds no likely source for is general knowledge. The model routes only what neither settles,
-and, when `complex_shape` forces a shape, says whether a question the search settled is complex.
+base holds no likely source for it, and a definition ("What is a …", "什么是…") is general
+knowledge when the knowledge base holds no likely source for it or it asks what a term means and
+the knowledge base has no page on the term itself (a page that only uses it does not count). The
+model routes only what neither settles, and, when `complex_shape` forces a shape, says whether a
+question the search settled is complex.
 """
 
 from __future__ import annotations
 
 import re
 
-from adaptive_rag.core.judges import common_definition
+from adaptive_rag.core.judges import defines_terms
 from adaptive_rag.core.question import (
     general_form,
     has_parts,
@@ -132,9 +134,9 @@ def _classify(state: State, ctx: Context, services: Services) -> Update:
     owned = update.get("owned") or ""
     language = state.get("language") or language_of(question)
     answers_general = rule_on(state, "answers_general_questions")
-    if not owned and answers_general and common_definition(question, language):
-        # what any encyclopedia says, though a document mentions the term: asked of the model
-        reason = "asks the definition of common terms, and names nothing of the knowledge base's"
+    if not owned and answers_general and defines_terms(question, language):
+        # what any encyclopedia says, though a document uses the term: asked of the model
+        reason = "asks what terms mean, and names nothing of the knowledge base's"
         update["route"] = Route(category="general", reason=reason, method="rule")
         _without_the_probe(update)
         return update

@@ -20,6 +20,7 @@ from adaptive_rag.core.judges.general import FEATURES as GENERAL_FEATURES
 from adaptive_rag.core.judges.general import (
     SURE_FROM,
     common_definition,
+    defines_terms,
     features,
     general_judge,
     rare_names,
@@ -57,6 +58,7 @@ __all__ = [
     "answer_judge",
     "common_definition",
     "decline_below",
+    "defines_terms",
     "features",
     "general_judge",
     "keep_sources",

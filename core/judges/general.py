@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adaptive_rag.core.judges.fitted import Logistic, load_judge
-from adaptive_rag.core.question import general_form, length, zipf
+from adaptive_rag.core.question import defined_term, general_form, length, zipf
 from adaptive_rag.core.text import CJK, key, terms_of, unknown
 
 FEATURES = ("logprob", "definition", "question_words", "answer_words", "chinese")
@@ -119,6 +119,24 @@ def common_definition(question: str, language: str) -> bool:
     terms = terms_of(question)
     named = [key(n) for n in terms.names] + [w.lower() for w in terms.words]
     return bool(named) and all(zipf(n, language) >= RARE_BELOW for n in named if n)
+
+
+def defines_terms(question: str, language: str) -> bool:
+    """Whether a question asks the meaning of words any encyclopedia defines.
+
+    A definition of common terms (`common_definition`), or of one term however rare, a word of
+    the language ("什么是叉车？", "What is a forklift?") or an acronym ("What is RFID?"), as long
+    as it names no one thing ("What is Norhaven Care?"). Such a question is the model's to
+    answer unless the knowledge base has a page on the term itself (core.question.owned).
+    """
+    if common_definition(question, language):
+        return True
+    term = defined_term(question)
+    if not term:
+        return False
+    terms = terms_of(term)
+    unlisted = {w for w in terms.words if CJK.search(w) and len(w) > 1 and unknown(w)}  # 澜川
+    return all(is_term(n) or zipf(key(n), language) >= RARE_BELOW for n in terms.names | unlisted)
 
 
 def features(question: str, answer: str, logprob: float | None, chinese: bool) -> dict[str, float]:

@@ -1,12 +1,13 @@
 """The question's rules, no model: its form, its shape, and whose things it asks about.
 
-`small_talk` and `general_form` read a greeting or a general question's form; `has_parts`,
-`split_parts`, `nested_reference`, `names_an_entity` and `asks_yes_no` read its shape for the
-route; `owned_by` says whether it asks about the knowledge base's own things or the world's.
+`small_talk`, `general_form` and `defined_term` read a greeting or a general question's form;
+`has_parts`, `split_parts`, `nested_reference`, `names_an_entity` and `asks_yes_no` read its
+shape for the route; `owned_by` says whether it asks about the knowledge base's own things or
+the world's.
 """
 
-from adaptive_rag.core.question.forms import SmallTalk, general_form, small_talk
-from adaptive_rag.core.question.owned import Searched, owned_by, speaks_of_own, zipf
+from adaptive_rag.core.question.forms import SmallTalk, defined_term, general_form, small_talk
+from adaptive_rag.core.question.owned import Owned, Searched, owned_by, speaks_of_own, zipf
 from adaptive_rag.core.question.shape import (
     asks_yes_no,
     has_parts,
@@ -17,9 +18,11 @@ from adaptive_rag.core.question.shape import (
 )
 
 __all__ = [
+    "Owned",
     "SmallTalk",
     "Searched",
     "asks_yes_no",
+    "defined_term",
     "general_form",
     "has_parts",
     "length",

@@ -97,6 +97,29 @@ _DEFINITION_ZH = re.compile(
 """A definition in Chinese: "什么是向量数据库？", "RAG是什么意思？", "光合作用的原理是什么？"."""
 
 
+_TERM = re.compile(
+    r"^\s*(?:what\s+(?:is|are)\s+(?:an?\s+)?(?!the\b|this\b|that\b|my\b|our\b|your\b|its\b)"
+    r"(?P<en>[\w\s-]{2,40}?)\s*\??"
+    r"|what\s+does\s+(?P<abbr>[\w.-]{2,12})\s+stand\s+for\s*\??"
+    r"|(?:define|explain)\s+(?:an?\s+)?(?P<bid>[\w\s-]{2,40}?)\s*[.?]?"
+    r"|what\s+is\s+the\s+(?:meaning|definition)\s+of\s+(?:an?\s+)?(?P<of>[\w\s-]{2,40}?)\s*\??"
+    r"|什么(?:是|叫)\s*(?P<zh>[^，,。？?的]{2,20}?)\s*[？?。]?"
+    r"|(?P<zh_is>[^，,。？?的\s][^，,。？?的]{1,19}?)\s*(?:是什么意思|指的是什么|的定义是什么|是什么)"
+    r"\s*[？?。]?)\s*$",
+    re.IGNORECASE,
+)
+"""A definition of one term: "What is a forklift?", "什么是叉车？", "VPN是什么意思？"; not of a
+thing's part or property ("叶乔波的籍贯是什么？", "What is the capital of France?")."""
+
+
+def defined_term(question: str) -> str:
+    """Return the term a definition question asks the meaning of ('' for any other question)."""
+    found = _TERM.match(question)
+    if not found:
+        return ""
+    return next((t.strip() for t in found.groups() if t and t.strip()), "")
+
+
 def small_talk(question: str) -> SmallTalk | None:
     """Return what kind of small talk a question is (None for a question that asks a fact)."""
     if _is_sum(question):

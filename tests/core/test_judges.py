@@ -179,3 +179,23 @@ def test_a_term_is_vocabulary_a_name_of_one_thing_is_not() -> None:
     assert is_term("RFID") and is_term("GPS") and is_term("标准大气压")
     assert not is_term("Kestrel K2") and not is_term("Quillon Labs") and not is_term("澜川科技")
     assert not is_term("K2") and not is_term("ChatGPT")
+
+
+def test_a_definition_of_one_term_however_rare_is_the_models_not_of_one_thing() -> None:
+    from adaptive_rag.core.judges import defines_terms
+
+    for question, language in (
+        ("什么是叉车？", "zh"),  # a word of the dictionary, rarer than common_definition's bar
+        ("What is a forklift?", "en"),
+        ("What is RFID?", "en"),
+        ("VPN是什么意思？", "zh"),
+        ("What is a heat pump?", "en"),  # common terms, as before
+    ):
+        assert defines_terms(question, language), question
+    for question, language in (
+        ("What is Norhaven Care?", "en"),  # the name of one thing
+        ("叶乔波的籍贯是什么？", "zh"),  # a property of someone, not what a word means
+        ("What is the capital of France?", "en"),
+        ("澜川科技是什么？", "zh"),
+    ):
+        assert not defines_terms(question, language), question

@@ -166,3 +166,15 @@ def test_an_opening_yes_its_own_clause_negates_becomes_no(
     question: str, answer: str, written: str | None
 ) -> None:
     assert consistent_yes_no(answer, question) == (written or answer)
+
+
+def test_a_definition_question_names_the_term_it_asks_about() -> None:
+    from adaptive_rag.core.question import defined_term
+
+    assert defined_term("What is a forklift?") == "forklift"
+    assert defined_term("What does RFID stand for?") == "RFID"
+    assert defined_term("什么是叉车？") == "叉车"
+    assert defined_term("VPN是什么意思？") == "VPN"
+    assert defined_term("Define a pallet.") == "pallet"
+    for question in ("叶乔波的籍贯是什么？", "What is our VPN called?", "How big is it?"):
+        assert defined_term(question) == "", question
