@@ -122,3 +122,24 @@ def test_a_common_chinese_name_is_read_with_the_word_before_or_after_it() -> Non
     assert _named_with_more("苏州", ["苏州", "仓库"], " 苏州仓库 > 安全 ")  # the word after
     assert _named_with_more("苏州", ["苏州", "天气"], " 城市 > 苏州 ")  # a heading that is the name
     assert not _named_with_more("苏州", ["苏州", "天气"], " 苏州仓库 ")
+
+
+def test_what_a_term_means_is_owned_only_by_a_page_on_the_term_itself() -> None:
+    it = [Searched("IT Security: Passwords, MFA, VPN and Devices > Beacon VPN", "", kept=True)]
+    assert not owned_by("什么是 VPN？", it, "zh")  # a page that lists the term, and one on Beacon
+    assert not owned_by("What is MFA?", it)
+    assert owned_by("Does the VPN run on Linux?", it).titled == ("VPN",)  # not a definition
+    warranty = [Searched("Warranty > What is covered", "Two years.", kept=True)]
+    assert owned_by("What is a warranty?", warranty).titled == ("warranty",)
+    care = [Searched("Warranty > Norhaven Care", "Two more years for €89.", kept=True)]
+    assert owned_by("What is Norhaven Care?", care).titled == ("Norhaven Care",)
+    assert owned_by("什么是退货？", FOUND, "zh").titled == ("退货",)
+
+
+def test_a_chinese_question_of_what_may_be_done_with_the_asker_unsaid() -> None:
+    kept = [Searched("苏州配送中心员工规定 > 安全规定", "全区禁止吸烟。", kept=True)]
+    for question in ("仓库里可以吃东西吗？", "可以带家属参加年会吗？", "上班时需要戴安全帽吗？"):
+        assert owned_by(question, kept, "zh").applies
+        assert not owned_by(question, [Searched("安全规定", "全区禁止吸烟。", kept=False)], "zh")
+    for question in ("水可以导电吗？", "孕妇可以吃螃蟹吗？", "猫能吃巧克力吗？"):
+        assert not owned_by(question, kept, "zh").applies  # what a thing or someone else may do
