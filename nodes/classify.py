@@ -26,7 +26,7 @@ from adaptive_rag.core.question import (
 from adaptive_rag.core.text import language_of
 from adaptive_rag.nodekit.calling import ask, judged, note, progress, search_for
 from adaptive_rag.nodekit.grading import fingerprint, judge_sources
-from adaptive_rag.nodekit.owning import why_owned
+from adaptive_rag.nodekit.owning import owned_across, why_owned
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
 from adaptive_rag.schema.context import Context
@@ -140,6 +140,10 @@ def _classify(state: State, ctx: Context, services: Services) -> Update:
         update["route"] = Route(category="general", reason=reason, method="rule")
         _without_the_probe(update)
         return update
+    if absent and not owned:  # asked in another language than the pages': asked in theirs
+        owned = owned_across(question, language, ctx, services, update)
+        if owned:
+            update["owned"] = owned
     # with the web, CRAG searches it instead; with general questions declined, nothing to ask
     ask_first = not state.get("web_available") and answers_general
     if not looked_up and not owned and (absent and ask_first or general_form(question)):

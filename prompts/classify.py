@@ -1,4 +1,8 @@
-"""What classify asks the fast model when no rule is sure: one word, the question's route."""
+"""What classify asks the fast model: a question's route, and a question in another language.
+
+One word, the route, when no rule is sure; the question in the knowledge base's language, when
+it is asked in another.
+"""
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
@@ -18,4 +22,19 @@ def messages(question: str, kb_description: str) -> list[BaseMessage]:
     return [
         SystemMessage(SYSTEM.format(kb_description=kb_description)),
         HumanMessage(USER.format(question=question)),
+    ]
+
+
+TRANSLATE = """Translate the user's question into {language}. Keep names, product names and numbers as they are.
+Reply with the translated question only."""
+
+LANGUAGES = {"en": "English", "zh": "Simplified Chinese"}
+"""The languages a question is translated into, by code."""
+
+
+def translation(question: str, into: str) -> list[BaseMessage]:
+    """Return the instruction to translate a question into the knowledge base's language."""
+    return [
+        SystemMessage(TRANSLATE.format(language=LANGUAGES[into])),
+        HumanMessage(question),
     ]

@@ -40,6 +40,7 @@ READING_ROLES: list[tuple[str, str]] = [
 
 ROLES: list[tuple[str, str]] = [
     ("classify", classify.SYSTEM[:30]),
+    ("translate", classify.TRANSLATE[:30]),
     ("rewrite", rewrite_with_history.SYSTEM[:40]),
     ("rewrite", rewrite_with_history.SYSTEM_ZH[:20]),
     ("transform", transform_query.SYSTEM[:40]),
@@ -63,6 +64,7 @@ def role_of(system: str, user: str = "") -> str:
 
 DEFAULT_SCRIPT: dict[str, Reply] = {
     "classify": "simple",
+    "translate": "What is the question in English?",
     "rewrite": "What is the standalone question?",
     "assess": "yes",
     "transform": "better search query",

@@ -6,12 +6,15 @@ core.grounding.focus); the world's questions keep their general-knowledge answer
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.prompts import answer_general as general_prompts
 from fake_sources import KeywordRetriever
-from fakes import ScriptedJudge
+from fakes import ScriptedChatModel, ScriptedJudge
 from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
 
 
 def test_an_owned_question_the_documents_do_not_answer_is_never_answered_generally(
@@ -150,3 +153,74 @@ def test_an_asker_asking_what_they_may_do_is_declined_not_answered_generally(
     assert out["answerable"] is False and "direct" not in h.model.roles()
     general = [j for j in out["diagnostics"]["judgments"] if j["node"] == "answer_general"]
     assert [j["verdict"] for j in general] == ["owned"] and "can i" in general[0]["detail"]
+
+
+class _ByScript(BaseRetriever):
+    """A knowledge base searched by meaning across languages: a question's own script first."""
+
+    english: list[Document]
+    chinese: list[Document]
+
+    def _get_relevant_documents(self, query: str, *, run_manager: Any = None) -> list[Document]:
+        return self.chinese if re.search(r"[\u4e00-\u9fff]", query) else self.english
+
+
+class _Titles:
+    """What Services reads of a knowledge base for its main language: its sources' titles."""
+
+    def __init__(self, titles: dict[str, int]) -> None:
+        self.titles = titles
+
+    def sources(self) -> list[dict[str, Any]]:
+        return [{"title": t, "chunks": n} for t, n in self.titles.items()]
+
+    def revision(self) -> int:
+        return 1
+
+    def answer_cache(self) -> Any:
+        raise AssertionError("the answer cache is off in these runs")
+
+
+def _across(model: ScriptedChatModel, relevance: ScriptedJudge, titles: dict[str, int]) -> Any:
+    overtime = Document(
+        page_content="Overtime must be approved in advance by your manager.",
+        metadata={"id": "w1", "source": "working-hours.md", "title": "Working Hours > Overtime"},
+    )
+    depot = Document(
+        page_content="配送中心周一至周五实行两班制。",
+        metadata={"id": "z1", "source": "depot.md", "title": "苏州配送中心员工规定"},
+    )
+    retriever = _ByScript(english=[overtime], chinese=[depot])
+    services = Services(
+        chat_model=model, retriever=retriever, knowledge=_Titles(titles), relevance=relevance
+    )
+    return build_graph(services=services)
+
+
+def test_a_question_in_another_language_is_owned_by_the_pages_its_translation_finds() -> None:
+    model = ScriptedChatModel.with_script(
+        translate="How is overtime pay calculated?", direct="加班费一般按工资的 150% 计算。"
+    )
+    graph = _across(model, ScriptedJudge([0.0], [0.9]), {"Working Hours": 12, "苏州配送中心": 2})
+    out = graph.invoke({"question": "加班费怎么算？"}, context=Context(answer_cache=False))
+    assert model.roles()["translate"] == 1 and "direct" not in model.roles()
+    assert out["answerable"] is False and "150%" not in out["answer"]
+    owned = [j for j in out["diagnostics"]["judgments"] if j["verdict"] == "owned across languages"]
+    assert "'overtime'" in owned[0]["detail"] and "How is overtime pay calculated?" in owned[0]["detail"]
+
+
+def test_a_general_question_in_another_language_keeps_its_general_answer() -> None:
+    model = ScriptedChatModel.with_script(
+        translate="What is the capital of the United Kingdom?", direct="英国的首都是伦敦。"
+    )
+    graph = _across(model, ScriptedJudge([0.0], [0.0]), {"Working Hours": 12, "苏州配送中心": 2})
+    out = graph.invoke({"question": "英国的首都是哪里？"}, context=Context(answer_cache=False))
+    assert out["answer"].startswith("英国的首都是伦敦") and out["answerable"] is True
+    assert model.roles()["translate"] == 1
+
+
+def test_a_question_in_the_knowledge_bases_own_language_is_not_translated() -> None:
+    model = ScriptedChatModel.with_script(direct="加班费一般按工资的 150% 计算。")
+    graph = _across(model, ScriptedJudge([0.0], [0.9]), {"苏州配送中心": 12, "Working Hours": 2})
+    graph.invoke({"question": "加班费怎么算？"}, context=Context(answer_cache=False))
+    assert "translate" not in model.roles()
