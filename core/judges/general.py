@@ -14,12 +14,11 @@ the model is of the answer it writes with no documents (its tokens' mean log-pro
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adaptive_rag.core.judges.fitted import Logistic, load_judge
-from adaptive_rag.core.question import defined_term, general_form, length, zipf
+from adaptive_rag.core.question import defined_term, general_form, is_term, length, zipf
 from adaptive_rag.core.text import CJK, key, terms_of, unknown
 
 FEATURES = ("logprob", "definition", "question_words", "answer_words", "chinese")
@@ -68,21 +67,6 @@ class Rare:
         return ""
 
 
-_ACRONYM = re.compile(r"[A-Z]{2,6}")
-
-
-def is_term(name: str) -> bool:
-    """Whether a name is a term of the language, not the name of one thing.
-
-    An acronym ("RFID", "GPS") or a Chinese word jieba's dictionary holds (标准大气压) is
-    vocabulary any encyclopedia defines; a name in capitals and digits ("Kestrel K2") or a
-    Chinese word the dictionary lacks (澜川科技) names a product, a company or a person.
-    """
-    if CJK.search(name):
-        return " " not in name and not unknown(name)
-    return _ACRONYM.fullmatch(name) is not None
-
-
 def rare_names(question: str, texts: Sequence[str], language: str) -> Rare:
     """Return the question's rare names, and those of them the documents searched hold.
 
@@ -126,17 +110,19 @@ def defines_terms(question: str, language: str) -> bool:
 
     A definition of common terms (`common_definition`), or of one term however rare, a word of
     the language ("什么是叉车？", "What is a forklift?") or an acronym ("What is RFID?"), as long
-    as it names no one thing ("What is Norhaven Care?"). Such a question is the model's to
-    answer unless the knowledge base has a page on the term itself (core.question.owned).
+    as it names no one thing ("What is Norhaven Care?", "What is Quillon?"). Such a question is
+    the model's to answer unless the knowledge base has a page on the term itself
+    (core.question.owned).
     """
     if common_definition(question, language):
         return True
-    term = defined_term(question)
+    term = key(defined_term(question))
     if not term:
         return False
-    terms = terms_of(term)
-    unlisted = {w for w in terms.words if CJK.search(w) and len(w) > 1 and unknown(w)}  # 澜川
-    return all(is_term(n) or zipf(key(n), language) >= RARE_BELOW for n in terms.names | unlisted)
+    names = {n for n in terms_of(question).names if key(n) in term}
+    words = terms_of(term).words
+    names |= {w for w in words if CJK.search(w) and len(w) > 1 and unknown(w)}  # 澜川
+    return all(is_term(n) or zipf(key(n), language) >= RARE_BELOW for n in names)
 
 
 def features(question: str, answer: str, logprob: float | None, chinese: bool) -> dict[str, float]:

@@ -6,7 +6,13 @@ shape for the route; `owned_by` says whether it asks about the knowledge base's 
 the world's.
 """
 
-from adaptive_rag.core.question.forms import SmallTalk, defined_term, general_form, small_talk
+from adaptive_rag.core.question.forms import (
+    SmallTalk,
+    defined_term,
+    general_form,
+    is_term,
+    small_talk,
+)
 from adaptive_rag.core.question.owned import Owned, Searched, owned_by, speaks_of_own, zipf
 from adaptive_rag.core.question.shape import (
     asks_yes_no,
@@ -25,6 +31,7 @@ __all__ = [
     "defined_term",
     "general_form",
     "has_parts",
+    "is_term",
     "length",
     "names_an_entity",
     "nested_reference",

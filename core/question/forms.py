@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from adaptive_rag.core.text import CJK, unknown
+
 SmallTalk = Literal["greeting", "arithmetic", "translation"]
 
 _ASKS = re.compile(
@@ -112,12 +114,42 @@ _TERM = re.compile(
 thing's part or property ("叶乔波的籍贯是什么？", "What is the capital of France?")."""
 
 
+_NOT_A_TERM = re.compile(
+    r"\b(?:the|this|that|these|those|my|our|your|his|her|their|its|it|i|we|you|he|she|they|there"
+    r"|what|which|who|how|why|when|where|with|to|for|of|in|on|at|about|from|going|wrong|new"
+    r"|happening|up)\b",
+    re.IGNORECASE,
+)
+"""Words no term is made of: "What is it?", "What is going on?", "Explain the returns policy"."""
+
+TERM_WORDS = 4
+"""A term runs to at most this many words ("multi-factor authentication", "vector database")."""
+
+
 def defined_term(question: str) -> str:
     """Return the term a definition question asks the meaning of ('' for any other question)."""
     found = _TERM.match(question)
     if not found:
         return ""
-    return next((t.strip() for t in found.groups() if t and t.strip()), "")
+    term = next((t.strip() for t in found.groups() if t and t.strip()), "")
+    if _NOT_A_TERM.search(term) or len(term.split()) > TERM_WORDS:
+        return ""
+    return term
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
+
+
+def is_term(name: str) -> bool:
+    """Whether a name is a term of the language, not the name of one thing.
+
+    An acronym ("RFID", "GPS") or a Chinese word jieba's dictionary holds (标准大气压) is
+    vocabulary any encyclopedia defines; a name in capitals and digits ("Kestrel K2") or a
+    Chinese word the dictionary lacks (澜川科技) names a product, a company or a person.
+    """
+    if CJK.search(name):
+        return " " not in name and not unknown(name)
+    return _ACRONYM.fullmatch(name) is not None
 
 
 def small_talk(question: str) -> SmallTalk | None:

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from adaptive_rag.core.question.forms import defined_term, general_form
+from adaptive_rag.core.question.forms import defined_term, general_form, is_term
 from adaptive_rag.core.text import CJK, cut_zh, fold, key, terms_of, unknown
 
 _SPEECH = re.compile(
@@ -48,14 +48,15 @@ _SPEECH = re.compile(
 _APPLIES = re.compile(
     r"^\W*(?P<en>(?:can|may) (?:I|we)|(?:am I|are we) (?:allowed|entitled|eligible|required)"
     r"|do (?:I|we) (?:get|need|have to))\b"
-    r"|^\W*(?P<zh>(?:请问)?(?:我们?|[\u4e00-\u9fff]{1,8}?(?:里|内|上|时|期间))?"
-    r"(?:可以|能不能|能否|需不需要|需要|要不要|必须|是否可以|是否需要))",
+    r"|^\W*(?P<zh>(?:请问)?(?:我们?(?:可以|能不能|能否|需要)"
+    r"|(?:[\u4e00-\u9fff]{1,6}?[里内])?(?:可以|能不能|能否|是否可以)(?!多|几|什么)))",
     re.IGNORECASE,
 )
 """A question that opens by asking what the asker may do, must do or gets ("Can I …?", "Do we get
-…?", "我可以…吗？"; in Chinese the asker often goes unsaid: "可以带家属吗？", "仓库里可以吃东西
-吗？", a place or a time first): the rules that apply to them, when the knowledge base keeps a
-source on it. "水可以导电吗？" asks what a thing can do, not the asker."""
+…?", "我可以…吗？"; in Chinese the asker often goes unsaid, alone or inside a place: "可以带家属
+吗？", "仓库里可以吃东西吗？"): the rules that apply to them, when the knowledge base keeps a source
+on it. "水可以导电吗？" asks what a thing can do; "晚上可以喝咖啡吗？" and "感冒时需要吃抗生素吗？"
+what anyone may do at a time or in a state, which the world answers."""
 
 _DOCUMENTS = re.compile(
     r"\b(?:from|in|by|according to|based on)\s+(?:(?:an?|the|this|that|both|these|two)\s+)?"
@@ -148,9 +149,18 @@ def _in_title(normal: str, title: str) -> bool:
 
 
 def _is_title(normal: str, title: str) -> bool:
-    """Whether a title, or one of its headings, is the name or word itself (plurals folded)."""
+    """Whether a title, or one of its headings, is a term itself (plurals folded).
+
+    "Warranty" for "warranty", not "IT Security: Passwords, MFA, VPN and Devices" or "Beacon VPN"
+    for "vpn"; a Chinese heading holding the term (叉车安全 for 叉车), as Chinese headings run
+    their words together.
+    """
+    if not normal:
+        return False
     parts = [p.strip() for p in title.split(" > ")]
-    return bool(normal) and any(p == normal or fold(p) == fold(normal) for p in parts)
+    if CJK.search(normal):
+        return any(normal in p for p in parts)
+    return any(p == normal or fold(p) == fold(normal) for p in parts)
 
 
 def _named_with_more(name: str, words: Sequence[str], title: str) -> bool:
@@ -205,15 +215,19 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
     titles = [_title_keys(d.title) for d in searched if d.title]
     kept = [_title_keys(d.title) for d in searched if d.title and d.kept and _names_a_page(d.title)]
     # what a term means: a page on the term itself is the knowledge base's, not one that uses it
-    in_title = _is_title if defined_term(question) else _in_title
+    term_asked = bool(defined_term(question))
     titled: dict[str, None] = {}
     for name in sorted(terms.names):
         normal = key(name)
-        if in_title is _in_title and CJK.search(normal) and zipf(normal, "zh") >= COMMON_FROM:
+        if term_asked and is_term(name):
+            if any(_is_title(normal, t) for t in titles):
+                titled.setdefault(name, None)
+        elif CJK.search(normal) and zipf(normal, "zh") >= COMMON_FROM:
             if any(_named_with_more(normal, words, t) for t in titles):
                 titled.setdefault(name, None)
-        elif any(in_title(normal, t) for t in titles):
+        elif any(_in_title(normal, t) for t in titles):
             titled.setdefault(name, None)
+    in_title = _is_title if term_asked else _in_title
     for word in sorted(terms.words):
         long_enough = bool(CJK.search(word)) and len(word) >= 2 or len(word) >= _TITLE_WORD_CHARS
         if long_enough and any(in_title(key(word), t) for t in kept):
