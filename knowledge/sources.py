@@ -93,10 +93,12 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 def main_language(sources: list[dict[str, Any]]) -> str:
     """Return the language most of a knowledge base's chunks are titled in: "zh" or "en".
 
-    `sources` as a store lists them (each with its `chunks` and `title`); "" when there is none.
+    `sources` as a store lists them (each with its `chunks` and `title`); untitled ones say
+    nothing, and "" is returned when no source has a title.
     """
-    chinese = sum(int(s.get("chunks") or 0) for s in sources if _CJK.search(str(s.get("title"))))
-    total = sum(int(s.get("chunks") or 0) for s in sources)
+    titled = [s for s in sources if str(s.get("title") or "").strip()]
+    chinese = sum(int(s.get("chunks") or 0) for s in titled if _CJK.search(str(s["title"])))
+    total = sum(int(s.get("chunks") or 0) for s in titled)
     if not total:
         return ""
     return "zh" if 2 * chinese > total else "en"

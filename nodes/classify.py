@@ -26,7 +26,7 @@ from adaptive_rag.core.question import (
 from adaptive_rag.core.text import language_of
 from adaptive_rag.nodekit.calling import ask, judged, note, progress, search_for
 from adaptive_rag.nodekit.grading import fingerprint, judge_sources
-from adaptive_rag.nodekit.owning import owned_across, why_owned
+from adaptive_rag.nodekit.owning import Across, search_across, why_owned
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
 from adaptive_rag.schema.context import Context
@@ -141,9 +141,12 @@ def _classify(state: State, ctx: Context, services: Services) -> Update:
         _without_the_probe(update)
         return update
     if absent and not owned:  # asked in another language than the pages': asked in theirs
-        owned = owned_across(question, language, ctx, services, update)
-        if owned:
+        across = search_across(question, language, ctx, services, update)
+        if across is not None:
+            owned = across.owned
             update["owned"] = owned
+            looked_up = _found_across(question, across, update)
+            absent = looked_up is None
     # with the web, CRAG searches it instead; with general questions declined, nothing to ask
     ask_first = not state.get("web_available") and answers_general
     if not looked_up and not owned and (absent and ask_first or general_form(question)):
@@ -208,6 +211,23 @@ def _probe(
         return None, True
     reason = f"the knowledge base holds a likely source (p {best:.2f})"
     return Route(category="simple", reason=reason, method="fitted"), False
+
+
+def _found_across(question: str, across: Across, update: Update) -> Route | None:
+    """Take the search in the knowledge base's language as the probe's when it found a source.
+
+    Its documents and their probabilities (read against the translation) stay in state, so
+    retrieve and grade_documents read them as they read the probe's.
+    """
+    if not across.likely:
+        return None
+    update["documents"] = [RESET, *across.docs]
+    update["searched"] = question
+    keys = [fingerprint(d) for d in across.docs]
+    update["probe_scores"] = Scored(query=question, keys=keys, scores=across.scores)
+    best = max(across.scores)
+    reason = f"the knowledge base holds a likely source (p {best:.2f}) for {across.asked!r}"
+    return Route(category="simple", reason=reason, method="fitted")
 
 
 def _route_by_model(question: str, ctx: Context, services: Services, update: Update) -> None:

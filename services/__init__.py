@@ -120,7 +120,9 @@ class Services:
         default_factory=lambda: LRUCache(1024)
     )
     """Model classifications of questions already seen by this graph."""
-    _languages: dict[tuple[int, int], str] = field(default_factory=dict, repr=False)
+    _languages: LRUCache[tuple[int, int], str] = field(
+        default_factory=lambda: LRUCache(16), repr=False
+    )
     """The knowledge base's main language at a revision (`main_language`)."""
 
     def chat(self, ctx: Context, lane: str = "") -> BaseChatModel:
@@ -203,26 +205,24 @@ class Services:
     def main_language(self, ctx: Context) -> str:
         """Return the language most of the knowledge base is written in ("zh", "en"; "" unknown).
 
-        Read from its sources' titles once per revision; a knowledge base only an injected
+        Read from its sources' titles once per knowledge base and revision; one only an injected
         retriever knows, or one that cannot be read, is unknown.
         """
         try:
             kb = self.knowledge_for(ctx)
-        except RetrieverUnavailableError:
-            return ""
-        listing = getattr(kb, "sources", None)
-        if kb is None or listing is None:
-            return ""
-        try:
+            listing = getattr(kb, "sources", None)
+            if kb is None or listing is None:
+                return ""
             at = (id(kb), kb.revision())
-            if at not in self._languages:
+            known = self._languages.get(at)
+            if known is None:
                 from adaptive_rag.knowledge.sources import main_language
 
-                self._languages.clear()
-                self._languages[at] = main_language(listing())
-        except Exception:  # a store that fails to list: the question is read as asked
+                known = main_language(listing())
+                self._languages.put(at, known)
+        except Exception:  # a store that fails to list: the question is searched as asked
             return ""
-        return self._languages[at]
+        return known
 
     def answers(self, ctx: Context) -> tuple[Answers, int] | None:
         """Return the answer cache and the knowledge base's revision, or None when there is none."""

@@ -183,7 +183,8 @@ class _Titles:
 
 def _across(model: ScriptedChatModel, relevance: ScriptedJudge, titles: dict[str, int]) -> Any:
     overtime = Document(
-        page_content="Overtime must be approved in advance by your manager.",
+        page_content="Overtime must be approved in advance by your manager. No employee may"
+        " work more than 10 overtime hours in a calendar month.",
         metadata={"id": "w1", "source": "working-hours.md", "title": "Working Hours > Overtime"},
     )
     depot = Document(
@@ -199,14 +200,28 @@ def _across(model: ScriptedChatModel, relevance: ScriptedJudge, titles: dict[str
 
 def test_a_question_in_another_language_is_owned_by_the_pages_its_translation_finds() -> None:
     model = ScriptedChatModel.with_script(
-        translate="How is overtime pay calculated?", direct="加班费一般按工资的 150% 计算。"
+        translate="How is overtime pay calculated?",
+        rag="加班费按工资的 150% 计算[1]。",
+        direct="加班费一般按工资的 150% 计算。",
     )
     graph = _across(model, ScriptedJudge([0.0], [0.9]), {"Working Hours": 12, "苏州配送中心": 2})
     out = graph.invoke({"question": "加班费怎么算？"}, context=Context(answer_cache=False))
     assert model.roles()["translate"] == 1 and "direct" not in model.roles()
-    assert out["answerable"] is False and "150%" not in out["answer"]
-    owned = [j for j in out["diagnostics"]["judgments"] if j["verdict"] == "owned across languages"]
-    assert "'overtime'" in owned[0]["detail"] and "How is overtime pay calculated?" in owned[0]["detail"]
+    assert out["answerable"] is False and "150%" not in out["answer"]  # no source says 150 %
+    probes = [j for j in out["diagnostics"]["judgments"] if j["node"] == "classify"]
+    assert "'How is overtime pay calculated?'" in probes[-1]["detail"]
+    assert "Overtime" in out["route"]["reason"] or "overtime" in out["route"]["reason"]
+
+
+def test_the_pages_a_translation_finds_are_read_as_the_probes() -> None:
+    model = ScriptedChatModel.with_script(
+        translate="Who must approve overtime?", rag="加班须由经理事先批准，每月最多 10 小时[1]。"
+    )
+    graph = _across(model, ScriptedJudge([0.0], [0.9]), {"Working Hours": 12, "苏州配送中心": 2})
+    out = graph.invoke({"question": "加班要谁批准？"}, context=Context(answer_cache=False))
+    assert out["answerable"] is True and out["answer"].startswith("加班须由经理事先批准")
+    assert [s["source"] for s in out["sources"]] == ["working-hours.md"]
+    assert out["diagnostics"]["retrievals"] == 2  # the probe and the search as translated
 
 
 def test_a_general_question_in_another_language_keeps_its_general_answer() -> None:

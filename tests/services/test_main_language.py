@@ -26,9 +26,15 @@ class _Listed:
 
 
 def test_the_main_language_is_the_one_most_chunks_are_titled_in() -> None:
-    handbook = [{"title": "Working Hours", "chunks": 9}, {"title": "苏州配送中心员工规定", "chunks": 4}]
+    handbook = [
+        {"title": "Working Hours", "chunks": 9},
+        {"title": "苏州配送中心员工规定", "chunks": 4},
+    ]
     assert main_language(handbook) == "en"
-    assert main_language([{"title": "中国区售后服务", "chunks": 5}, {"title": "K2", "chunks": 1}]) == "zh"
+    assert (
+        main_language([{"title": "中国区售后服务", "chunks": 5}, {"title": "K2", "chunks": 1}])
+        == "zh"
+    )
     assert main_language([]) == ""
 
 
@@ -40,3 +46,8 @@ def test_services_read_it_once_per_revision_and_a_failing_store_is_unknown() -> 
     kb.at, kb.listed = 2, [{"title": "退货", "chunks": 3}]
     assert services.main_language(Context()) == "zh" and kb.calls == 2
     assert Services(knowledge=_Listed([], fail=True)).main_language(Context()) == ""
+
+
+def test_untitled_sources_say_nothing_of_the_language() -> None:
+    assert main_language([{"title": "", "chunks": 9}, {"title": "退货", "chunks": 1}]) == "zh"
+    assert main_language([{"title": None, "chunks": 9}]) == ""
