@@ -41,7 +41,8 @@ class Context:
     fast_model: Annotated[str, _LLM] = field(
         default="auto",
         metadata=_about(
-            "Model for the short calls (classify, assess, hop), as provider:model."
+            "Model for the short calls (classify and its translation of a question into the"
+            " knowledge base's language, assess, hop), as provider:model."
             " Default 'auto': the same choice as chat_model."
         ),
     )
