@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adaptive_rag.core.judges.fitted import Logistic, load_judge
-from adaptive_rag.core.question import defined_term, general_form, is_term, length, zipf
-from adaptive_rag.core.text import CJK, key, terms_of, unknown
+from adaptive_rag.core.question import defined_term, general_form, length, zipf
+from adaptive_rag.core.text import CJK, is_term, key, terms_of, unknown
 
 FEATURES = ("logprob", "definition", "question_words", "answer_words", "chinese")
 """What the general-knowledge judge reads of a question and the model's answer to it."""

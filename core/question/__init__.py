@@ -10,7 +10,6 @@ from adaptive_rag.core.question.forms import (
     SmallTalk,
     defined_term,
     general_form,
-    is_term,
     small_talk,
 )
 from adaptive_rag.core.question.owned import Owned, Searched, owned_by, speaks_of_own, zipf
@@ -31,7 +30,6 @@ __all__ = [
     "defined_term",
     "general_form",
     "has_parts",
-    "is_term",
     "length",
     "names_an_entity",
     "nested_reference",

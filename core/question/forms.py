@@ -4,15 +4,15 @@ Small talk (a greeting, thanks, a goodbye or an apology; a sum; a translation) i
 model with no search and no check: there is no fact in it to know or look up. A general-knowledge
 form (a definition, what an abbreviation stands for, "什么是 X") asks what any encyclopedia
 says; it is answered from the model's own knowledge when the knowledge base holds no likely
-source for it and the question names nothing the knowledge base owns (nodes/answer_general).
+source for it, or when it asks what one term means (`defined_term`) and the knowledge base has no
+page on the term itself, and the question names nothing the knowledge base owns
+(nodes/classify, nodes/answer_general).
 """
 
 from __future__ import annotations
 
 import re
 from typing import Literal
-
-from adaptive_rag.core.text import CJK, unknown
 
 SmallTalk = Literal["greeting", "arithmetic", "translation"]
 
@@ -135,21 +135,6 @@ def defined_term(question: str) -> str:
     if _NOT_A_TERM.search(term) or len(term.split()) > TERM_WORDS:
         return ""
     return term
-
-
-_ACRONYM = re.compile(r"[A-Z]{2,6}")
-
-
-def is_term(name: str) -> bool:
-    """Whether a name is a term of the language, not the name of one thing.
-
-    An acronym ("RFID", "GPS") or a Chinese word jieba's dictionary holds (标准大气压) is
-    vocabulary any encyclopedia defines; a name in capitals and digits ("Kestrel K2") or a
-    Chinese word the dictionary lacks (澜川科技) names a product, a company or a person.
-    """
-    if CJK.search(name):
-        return " " not in name and not unknown(name)
-    return _ACRONYM.fullmatch(name) is not None
 
 
 def small_talk(question: str) -> SmallTalk | None:

@@ -17,7 +17,9 @@ Four signs, read from the question and the documents its search found, no model 
   heading (the Kestrel K2's product page for "K2", whatever "K2" means in general text; a common
   Chinese name only with the question's word next to it: 苏州配送中心, not 中国 in 中国区), or a
   word of the question is a title or heading word of a document the relevance judge kept ("the
-  warranty" beside a "Warranty" page, 退货 beside a "退货" section);
+  warranty" beside a "Warranty" page, 退货 beside a "退货" section); for a question that asks
+  what a term means, only a title or heading that is the term itself ("Warranty" for "What is a
+  warranty?", a Chinese heading holding it: 叉车安全), not a page that only lists it;
 - it names, not to ask its definition, something the documents found hold and general text
   seldom uses (below COMMON_FROM on wordfreq's Zipf scale: "Atlas" the HR system, "Heron" the
   hub; not "France" or "Canada", which an encyclopedia's passages mention as often as any text),
@@ -33,8 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from adaptive_rag.core.question.forms import defined_term, general_form, is_term
-from adaptive_rag.core.text import CJK, cut_zh, fold, key, terms_of, unknown
+from adaptive_rag.core.question.forms import defined_term, general_form
+from adaptive_rag.core.text import CJK, cut_zh, fold, is_term, key, terms_of, unknown
 
 _SPEECH = re.compile(
     r"\b(?:our|ours|ourselves|my|mine|the company(?:'s)?|this company|company policy"
@@ -208,7 +210,9 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
     general text uses often, as the question names it: `_named_with_more`), or, unless the
     question asks its definition, in its text while general text seldom uses it; a content word
     (four letters or more, or a Chinese word) when a kept document holds it in a title that names
-    a page (not a headline).
+    a page (not a headline). When the question asks what a term means, a term (a word, an
+    acronym, or the whole term asked) counts only where a title or heading is the term itself
+    (`_is_title`); a name keeps its match inside a longer title.
     """
     terms = terms_of(question)
     words = cut_zh(key(question)) if CJK.search(question) else []
@@ -227,6 +231,9 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
                 titled.setdefault(name, None)
         elif any(_in_title(normal, t) for t in titles):
             titled.setdefault(name, None)
+    term = key(defined_term(question))
+    if " " in term and any(_is_title(term, t) for t in titles):  # "vacation carryover", whole
+        titled.setdefault(defined_term(question), None)
     in_title = _is_title if term_asked else _in_title
     for word in sorted(terms.words):
         long_enough = bool(CJK.search(word)) and len(word) >= 2 or len(word) >= _TITLE_WORD_CHARS

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from adaptive_rag.core.text.citations import CITATION
 from adaptive_rag.core.text.numbers import bare, numbers_in
-from adaptive_rag.core.text.terms_zh import CJK, names_and_words, word_found
+from adaptive_rag.core.text.terms_zh import CJK, names_and_words, unknown, word_found
 
 STOP = frozenset(
     """a an and are as at be been being but by can could did do does doing done for from had has
@@ -291,3 +291,18 @@ def found_in(terms: Terms, text: str) -> Terms:
         words=frozenset(w for w in terms.words if _word_found(w, hay)),
         quotes=frozenset(q for q in terms.quotes if q.lower() in hay.flat),
     )
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
+
+
+def is_term(name: str) -> bool:
+    """Whether a name is a term of the language, not the name of one thing.
+
+    An acronym ("RFID", "GPS") or a Chinese word jieba's dictionary holds (标准大气压) is
+    vocabulary any encyclopedia defines; a name in capitals and digits ("Kestrel K2") or a
+    Chinese word the dictionary lacks (澜川科技) names a product, a company or a person.
+    """
+    if CJK.search(name):
+        return " " not in name and not unknown(name)
+    return _ACRONYM.fullmatch(name) is not None

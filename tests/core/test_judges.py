@@ -174,7 +174,7 @@ def test_keep_sources_reads_an_anchored_chain_first_whatever_the_search_order() 
 
 
 def test_a_term_is_vocabulary_a_name_of_one_thing_is_not() -> None:
-    from adaptive_rag.core.question import is_term
+    from adaptive_rag.core.text import is_term
 
     assert is_term("RFID") and is_term("GPS") and is_term("标准大气压")
     assert not is_term("Kestrel K2") and not is_term("Quillon Labs") and not is_term("澜川科技")
@@ -189,7 +189,7 @@ def test_a_definition_of_one_term_however_rare_is_the_models_not_of_one_thing() 
         ("What is a forklift?", "en"),
         ("What is RFID?", "en"),
         ("VPN是什么意思？", "zh"),
-        ("What is a heat pump?", "en"),  # common terms, as before
+        ("What is a heat pump?", "en"),  # common terms
     ):
         assert defines_terms(question, language), question
     for question, language in (

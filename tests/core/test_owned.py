@@ -152,3 +152,9 @@ def test_a_chinese_question_of_what_may_be_done_with_the_asker_unsaid() -> None:
         assert not owned_by(question, kept, "zh").applies  # what a thing or someone else may do
     for question in ("晚上可以喝咖啡吗？", "感冒时需要吃抗生素吗？", "飞机上可以用手机吗？"):
         assert not owned_by(question, kept, "zh").applies  # anyone, at a time or in a state
+
+
+def test_a_term_of_several_words_ties_to_a_heading_that_is_the_whole_term() -> None:
+    leave = [Searched("Leave and Public Holidays > Vacation carryover", "", kept=True)]
+    assert owned_by("What is vacation carryover?", leave).titled == ("vacation carryover",)
+    assert not owned_by("What is a vacation home?", leave)
