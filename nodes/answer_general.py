@@ -4,14 +4,22 @@ Reached where the turn would decline because its search found nothing that answe
 classify sends a question the model calls general knowledge. It asks the model with no document
 shown, and keeps the answer, labelled, unless the question is about the knowledge base's own
 things (core.question.owned: only its documents could answer it), names what general text rarely
-does (a name the documents searched hold, or one thing, "Kestrel K2", nothing holds: a rare term,
-"RFID", is the model's to know), or the model is unsure of its answer (core.judges.general).
+does (a name the documents searched hold, unless the question asks what a term they only use
+means, or one thing, "Kestrel K2", nothing holds: a rare term, "RFID", is the model's to know), or
+the model is unsure of its answer (core.judges.general).
 Otherwise the decline stands, or, before any search, the question is looked up.
 """
 
 from __future__ import annotations
 
-from adaptive_rag.core.judges import SURE_FROM, common_definition, features, rare_names, sure
+from adaptive_rag.core.judges import (
+    SURE_FROM,
+    common_definition,
+    defines_terms,
+    features,
+    rare_names,
+    sure,
+)
 from adaptive_rag.core.text import language_of, tidy
 from adaptive_rag.nodekit.calling import ask_streamed, judged
 from adaptive_rag.nodekit.owning import owned_now
@@ -36,7 +44,9 @@ def answer_general(state: State, ctx: Context, services: Services) -> Update:
     searched = [*(state.get("documents") or []), *(state.get("rejected") or [])]
     texts = [f"{d.metadata.get('title') or ''}\n{d.page_content}" for d in searched]
     rare = rare_names(question, texts, language)
-    if rare.keeps_from_general:  # a rare name held, or one thing nothing holds: not the model's
+    if rare.proper or rare.held and not defines_terms(question, language):
+        # a rare name held, or one thing nothing holds, is not the model's; the meaning of a term
+        # a page only uses ("What is MFA?") is
         _not_general(state, update, "specific", None, rare.why())
         return update
     messages = prompts.messages(question, language)

@@ -170,3 +170,23 @@ def test_a_sentence_that_only_points_at_the_sources_is_dropped_not_rewritten(
     out = h.ask("How fast does the Zephyr X2 kettle boil?")
     assert "regenerate" not in h.model.roles() and out["verified"] is True
     assert "provide this information" not in out["answer"]
+
+
+def test_a_rare_term_a_page_only_uses_is_still_the_models_to_define() -> None:
+    # "What does RFID stand for?" over a page that only uses it: the term, not the page's thing
+    page = Document(page_content="The K2 encodes RFID labels.", metadata={"id": "k"})
+    docs = [*kb_docs(), page]
+    model = OddsModel(script=ScriptedChatModel.with_script().script, p_yes=0.9)
+    services = Services(
+        chat_model=model,
+        retriever=KeywordRetriever(docs=docs),
+        no_web=True,
+        relevance=ScriptedJudge([0.0]),
+    )
+    question = {"question": "What does RFID stand for?"}
+    out = build_graph(services=services).invoke(question, context=Context())
+    assert out["answerable"] is True and out["notices"] == [prompts.LABEL["en"]]
+    verdicts = [
+        j["verdict"] for j in out["diagnostics"]["judgments"] if j["node"] == "answer_general"
+    ]
+    assert verdicts == ["general"]
