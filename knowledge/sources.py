@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
@@ -85,20 +84,3 @@ def source_texts(docs: list[Document], max_chars: int = SOURCE_CHARS) -> list[st
     """Return each document as a model reads it in `format_documents`: its title, then its text."""
     max_chars = min(max_chars, SOURCES_BUDGET // max(len(docs), 1))
     return [f"{title_of(doc)}\n{doc.page_content.strip()[:max_chars]}" for doc in docs]
-
-
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-
-
-def main_language(sources: list[dict[str, Any]]) -> str:
-    """Return the language most of a knowledge base's chunks are titled in: "zh" or "en".
-
-    `sources` as a store lists them (each with its `chunks` and `title`); untitled ones say
-    nothing, and "" is returned when no source has a title.
-    """
-    titled = [s for s in sources if str(s.get("title") or "").strip()]
-    chinese = sum(int(s.get("chunks") or 0) for s in titled if _CJK.search(str(s["title"])))
-    total = sum(int(s.get("chunks") or 0) for s in titled)
-    if not total:
-        return ""
-    return "zh" if 2 * chinese > total else "en"

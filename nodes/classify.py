@@ -5,8 +5,10 @@ knowledge base holds the question, so it is looked up with no model call; a ques
 that often asks about the present ("latest", "news", "目前") is real-time only when the knowledge
 base holds no likely source for it, and a definition ("What is a …", "什么是…") is general
 knowledge when the knowledge base holds no likely source for it or it asks what a term means and
-the knowledge base has no page on the term itself (a page that only uses it does not count). The
-model routes only what neither settles, and, when `complex_shape` forces a shape, says whether a
+the knowledge base has no page on the term itself (a page that only uses it does not count). A
+question in another language than most of the knowledge base that the search found no likely
+source for is translated by the fast model and searched once more (nodekit.across). The model
+routes only what none of these settles, and, when `complex_shape` forces a shape, says whether a
 question the search settled is complex.
 """
 
@@ -24,9 +26,10 @@ from adaptive_rag.core.question import (
     small_talk,
 )
 from adaptive_rag.core.text import language_of
+from adaptive_rag.nodekit.across import Across, search_across
 from adaptive_rag.nodekit.calling import ask, judged, note, progress, search_for
 from adaptive_rag.nodekit.grading import fingerprint, judge_sources
-from adaptive_rag.nodekit.owning import Across, search_across, why_owned
+from adaptive_rag.nodekit.owning import why_owned
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
 from adaptive_rag.schema.context import Context

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from adaptive_rag.core.cache import LRUCache
 from adaptive_rag.core.judges import Judge, SearchedBy, answer_judge, general_judge, relevance_judge
+from adaptive_rag.core.text import CJK
 from adaptive_rag.providers.chat import load_chat_model, resolve_model_spec
 from adaptive_rag.providers.web import WebSearch, default_web_search
 from adaptive_rag.schema.context import Context
@@ -216,8 +217,6 @@ class Services:
             at = (id(kb), kb.revision())
             known = self._languages.get(at)
             if known is None:
-                from adaptive_rag.knowledge.sources import main_language
-
                 known = main_language(listing())
                 self._languages.put(at, known)
         except Exception:  # a store that fails to list: the question is searched as asked
@@ -254,4 +253,18 @@ class Services:
         return "" if web is not None else "web search is off: no TAVILY_API_KEY is set"
 
 
-__all__ = ["Services"]
+def main_language(sources: list[dict[str, Any]]) -> str:
+    """Return the language most of a knowledge base's chunks are titled in: "zh" or "en".
+
+    `sources` as a store lists them (each with its `chunks` and `title`); untitled ones say
+    nothing, and "" is returned when no source has a title.
+    """
+    titled = [s for s in sources if str(s.get("title") or "").strip()]
+    chinese = sum(int(s.get("chunks") or 0) for s in titled if CJK.search(str(s["title"])))
+    total = sum(int(s.get("chunks") or 0) for s in titled)
+    if not total:
+        return ""
+    return "zh" if 2 * chinese > total else "en"
+
+
+__all__ = ["Services", "main_language"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from adaptive_rag import Context, Services
-from adaptive_rag.knowledge.sources import main_language
+from adaptive_rag.services import main_language
 
 
 class _Listed:
