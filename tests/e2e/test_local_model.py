@@ -86,6 +86,13 @@ def test_chinese_question_gets_a_chinese_answer(ask: Any) -> None:
     assert out["language"] == "zh" and answers_in(answer_text(out["answer"], out["notices"]), "zh")
 
 
+def test_a_chinese_question_only_an_english_page_answers_is_searched_in_english(ask: Any) -> None:
+    # the sample is mostly English: its Chinese pages say nothing of firmware updates
+    out = ask("固件更新在几点安装？", thread="zh-en")
+    assert "heron-hub.md" in cited_files(out) and "02:00" in out["answer"], out["answer"]
+    assert out["language"] == "zh" and out["diagnostics"]["retrievals"] >= 2
+
+
 @pytest.mark.xfail(
     reason="a known limit of the embedded model: it often says the sources do not say when the"
     " answer is in a source of another language (docs/decisions.md)",
