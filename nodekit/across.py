@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adaptive_rag.core.question import Owned, owned_by, small_talk
+from adaptive_rag.core.question import Owned, small_talk
 from adaptive_rag.core.text import language_of
-from adaptive_rag.nodekit.calling import ask, judged, search_for
-from adaptive_rag.nodekit.grading import judge_sources
-from adaptive_rag.nodekit.owning import searched
+from adaptive_rag.nodekit.calling import ask, search_for
+from adaptive_rag.nodekit.grading import judge_probe, judge_sources, split_kept
+from adaptive_rag.nodekit.owning import owned_from
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.schema.context import Context
 from adaptive_rag.schema.updates import Update
@@ -73,15 +73,8 @@ def search_across(
     if judge is None or not scores:
         return None
     keep_at = judge.thresholds.get("keep", 0.5)
-    found = [
-        *searched([d for d, p in zip(docs, scores, strict=True) if p >= keep_at], True),
-        *searched([d for d, p in zip(docs, scores, strict=True) if p < keep_at], False),
-    ]
-    shown = owned_by(asked, found, into)
+    shown = owned_from(asked, *split_kept(docs, scores, keep_at))
     owned = Owned(titled=shown.titled, held=shown.held)
     why = f"{owned.why()}, asked as {asked!r}" if owned else ""
-    best = max(scores)
-    verdict = "in the knowledge base" if best >= keep_at else "not in the knowledge base"
-    detail = f"asked as {asked!r}: best source p {best:.2f} ({keep_at:.2f} kept)"
-    judged(update, "classify", "fitted", best, verdict, detail)
+    judge_probe(update, scores, keep_at, asked)
     return Across(asked=asked, docs=docs, scores=scores, keep_at=keep_at, owned=why)

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 
 from adaptive_rag.core.judges import Judge, keep_sources, searched_by, source_features
 from adaptive_rag.core.text import doc_key
+from adaptive_rag.nodekit.calling import judged
 from adaptive_rag.schema.context import Context
+from adaptive_rag.schema.updates import Update
 from adaptive_rag.schema.values import Relevance, Scored
 from adaptive_rag.services import Services
 from langchain_core.documents import Document
@@ -65,6 +67,33 @@ def judge_sources(
         return judge, list(scored), fallback
     features = source_features(question, [(d.page_content, d.metadata) for d in searched])
     return judge, [judge.probability(values) for values in features], fallback
+
+
+def split_kept(
+    docs: list[Document], scores: list[float], keep_at: float
+) -> tuple[list[Document], list[Document]]:
+    """Return the sources a judge keeps (p at least `keep_at`) and those it doubts, in order."""
+    kept = [d for d, p in zip(docs, scores, strict=True) if p >= keep_at]
+    doubted = [d for d, p in zip(docs, scores, strict=True) if p < keep_at]
+    return kept, doubted
+
+
+def judge_probe(update: Update, scores: list[float], keep_at: float, asked: str = "") -> None:
+    """Record classify's verdict on a search: whether its best source is likely, and why.
+
+    `asked`: the question as searched, when it is not the one asked (its translation).
+    """
+    best = max(scores)
+    verdict = "in the knowledge base" if best >= keep_at else "not in the knowledge base"
+    detail = f"best source p {best:.2f} ({keep_at:.2f} kept)"
+    judged(
+        update,
+        "classify",
+        "fitted",
+        best,
+        verdict,
+        f"asked as {asked!r}: {detail}" if asked else detail,
+    )
 
 
 @dataclass(frozen=True)

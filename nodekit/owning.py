@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adaptive_rag.core.question import Searched, owned_by, small_talk
+from adaptive_rag.core.question import Owned, Searched, owned_by, small_talk
 from adaptive_rag.core.text import language_of
 from adaptive_rag.knowledge.sources import title_of
 from adaptive_rag.schema.reading import from_web
@@ -32,12 +32,17 @@ def searched(docs: Sequence[Document], kept: bool) -> list[Searched]:
     ]
 
 
+def owned_from(question: str, kept: Sequence[Document], doubted: Sequence[Document]) -> Owned:
+    """Return why a question is the knowledge base's own (empty when not, or small talk)."""
+    if not question or small_talk(question):
+        return Owned()
+    found = [*searched(kept, True), *searched(doubted, False)]
+    return owned_by(question, found, language_of(question))
+
+
 def why_owned(question: str, kept: Sequence[Document], doubted: Sequence[Document]) -> str:
     """Say why a question is the knowledge base's own ('' when it is not, or is small talk)."""
-    if not question or small_talk(question):
-        return ""
-    found = [*searched(kept, True), *searched(doubted, False)]
-    return owned_by(question, found, language_of(question)).why()
+    return owned_from(question, kept, doubted).why()
 
 
 def owned_now(state: State) -> str:

@@ -27,8 +27,8 @@ from adaptive_rag.core.question import (
 )
 from adaptive_rag.core.text import language_of
 from adaptive_rag.nodekit.across import Across, search_across
-from adaptive_rag.nodekit.calling import ask, judged, note, progress, search_for
-from adaptive_rag.nodekit.grading import fingerprint, judge_sources
+from adaptive_rag.nodekit.calling import ask, note, progress, search_for
+from adaptive_rag.nodekit.grading import fingerprint, judge_probe, judge_sources, split_kept
 from adaptive_rag.nodekit.owning import why_owned
 from adaptive_rag.prompts import classify as prompts
 from adaptive_rag.providers.chat import resolve_model_spec
@@ -204,12 +204,8 @@ def _probe(
     keys = [fingerprint(d) for d in docs]
     update["probe_scores"] = Scored(query=question, keys=keys, scores=scores)
     best, keep_at = max(scores), judge.thresholds.get("keep", 0.5)
-    kept = [d for d, p in zip(docs, scores, strict=True) if p >= keep_at]
-    doubted = [d for d, p in zip(docs, scores, strict=True) if p < keep_at]
-    update["owned"] = why_owned(question, kept, doubted)
-    verdict = "in the knowledge base" if best >= keep_at else "not in the knowledge base"
-    detail = f"best source p {best:.2f} ({keep_at:.2f} kept)"
-    judged(update, "classify", "fitted", best, verdict, detail)
+    update["owned"] = why_owned(question, *split_kept(docs, scores, keep_at))
+    judge_probe(update, scores, keep_at)
     if best < keep_at:
         return None, True
     reason = f"the knowledge base holds a likely source (p {best:.2f})"
