@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from adaptive_rag.core.judges.fitted import Logistic, load_judge
 from adaptive_rag.core.question import defined_term, general_form, length, zipf
-from adaptive_rag.core.text import CJK, is_term, key, terms_of, unknown
+from adaptive_rag.core.text import is_term, key, terms_of, unlisted
 
 FEATURES = ("logprob", "definition", "question_words", "answer_words", "chinese")
 """What the general-knowledge judge reads of a question and the model's answer to it."""
@@ -119,9 +119,7 @@ def defines_terms(question: str, language: str) -> bool:
     term = key(defined_term(question))
     if not term:
         return False
-    names = {n for n in terms_of(question).names if key(n) in term}
-    words = terms_of(term).words
-    names |= {w for w in words if CJK.search(w) and len(w) > 1 and unknown(w)}  # 澜川
+    names = {n for n in terms_of(question).names if key(n) in term} | unlisted(terms_of(term).words)
     return all(is_term(n) or zipf(key(n), language) >= RARE_BELOW for n in names)
 
 

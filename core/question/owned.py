@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from adaptive_rag.core.question.forms import defined_term, general_form
-from adaptive_rag.core.text import CJK, cut_zh, fold, is_term, key, terms_of, unknown
+from adaptive_rag.core.text import CJK, cut_zh, fold, is_term, key, terms_of, unlisted
 
 _SPEECH = re.compile(
     r"\b(?:our|ours|ourselves|my|mine|the company(?:'s)?|this company|company policy"
@@ -219,7 +219,8 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
     titles = [_title_keys(d.title) for d in searched if d.title]
     kept = [_title_keys(d.title) for d in searched if d.title and d.kept and _names_a_page(d.title)]
     # what a term means: a page on the term itself is the knowledge base's, not one that uses it
-    term_asked = bool(defined_term(question))
+    asked_term = defined_term(question)
+    term_asked = bool(asked_term)
     titled: dict[str, None] = {}
     for name in sorted(terms.names):
         normal = key(name)
@@ -231,9 +232,8 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
                 titled.setdefault(name, None)
         elif any(_in_title(normal, t) for t in titles):
             titled.setdefault(name, None)
-    term = key(defined_term(question))
-    if " " in term and any(_is_title(term, t) for t in titles):  # "vacation carryover", whole
-        titled.setdefault(defined_term(question), None)
+    if " " in asked_term and any(_is_title(key(asked_term), t) for t in titles):
+        titled.setdefault(asked_term, None)  # "vacation carryover", whole
     in_title = _is_title if term_asked else _in_title
     for word in sorted(terms.words):
         long_enough = bool(CJK.search(word)) and len(word) >= 2 or len(word) >= _TITLE_WORD_CHARS
@@ -242,7 +242,7 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
     held: dict[str, None] = {}
     if not general_form(question):
         texts = " ".join(key(f"{d.title} {d.text}") for d in searched)
-        for name in sorted(terms.names | _unlisted(terms.words)):
+        for name in sorted(terms.names | unlisted(terms.words)):
             normal = key(name)
             if normal and name not in titled and _in_text(normal, texts):
                 if zipf(normal, language) < COMMON_FROM:
@@ -256,14 +256,6 @@ def owned_by(question: str, searched: Sequence[Searched], language: str = "en") 
         titled=tuple(titled),
         held=tuple(held),
     )
-
-
-def _unlisted(words: frozenset[str]) -> frozenset[str]:
-    """Return the Chinese words jieba's dictionary lacks, held like names.
-
-    Its hidden Markov model finds them, mostly names it has no entry for (陈静, 李伟, 叉车证).
-    """
-    return frozenset(w for w in words if CJK.search(w) and len(w) > 1 and unknown(w))
 
 
 def _in_text(normal: str, text: str) -> bool:

@@ -27,6 +27,7 @@ from adaptive_rag.core.text.terms import (
     stem,
     strong,
     terms_of,
+    unlisted,
 )
 from adaptive_rag.core.text.terms_zh import CJK, quiet_jieba, unknown
 from adaptive_rag.core.text.terms_zh import cut as cut_zh
@@ -61,5 +62,6 @@ __all__ = [
     "terms_of",
     "tidy",
     "unknown",
+    "unlisted",
     "without_citations",
 ]

@@ -306,3 +306,11 @@ def is_term(name: str) -> bool:
     if CJK.search(name):
         return " " not in name and not unknown(name)
     return _ACRONYM.fullmatch(name) is not None
+
+
+def unlisted(words: frozenset[str]) -> frozenset[str]:
+    """Return the Chinese words jieba's dictionary lacks, read like names.
+
+    Its hidden Markov model finds them, mostly names it has no entry for (陈静, 李伟, 澜川).
+    """
+    return frozenset(w for w in words if CJK.search(w) and len(w) > 1 and unknown(w))
