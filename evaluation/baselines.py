@@ -54,9 +54,16 @@ _DECLINE_STANDS: dict[str, dict[Hashable, str]] = {
         "transform_query": "transform_query",
         "answer_general": "finalize",
     },
+    "grade_documents": {
+        "assess": "assess",
+        "generate": "generate",
+        "transform_query": "transform_query",
+        "web_search": "web_search",
+        "answer_general": "transform_query",
+    },
 }
-"""The full pipeline's edges after writing: where the graph would answer from general knowledge,
-it ends in its decline."""
+"""The full pipeline's edges past the search: where the graph would answer from general knowledge,
+it ends in its decline, or, after a search that found nothing relevant, searches again."""
 
 
 def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -> Any:
@@ -82,7 +89,9 @@ def build_full_pipeline(services: Services, checkpointer: Checkpointer = None) -
     b.add_conditional_edges("intake", edges.after_intake, _from_intake("transform_query"))
     b.add_conditional_edges("transform_query", edges.after_transform)
     b.add_edge("retrieve", "grade_documents")  # the full pipeline always grades
-    b.add_conditional_edges("grade_documents", edges.after_grading)
+    b.add_conditional_edges(
+        "grade_documents", edges.after_grading, _DECLINE_STANDS["grade_documents"]
+    )
     b.add_edge("assess", "generate")
     b.add_conditional_edges("web_search", edges.after_web_search)
     # the pipeline the adaptive graph replaces answers from its documents only: a decline stands

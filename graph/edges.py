@@ -145,13 +145,37 @@ def after_hop(state: State) -> Literal["hop", "generate"]:
     return "hop"
 
 
-def after_grading(state: State) -> Literal["assess", "generate", "transform_query", "web_search"]:
+def may_ask_model_first(state: State) -> bool:
+    """Whether a search that found nothing relevant asks the model before searching again.
+
+    Only with the web off: a rewritten query then searches the same knowledge base, and a
+    question the model may answer (answer_general keeps the knowledge base's own and rare names
+    to the documents) needs no second search. Only when the search worked and graded what it found
+    irrelevant (a knowledge base down is said so); once a turn; never for a real-time question.
+    """
+    route = state.get("route")
+    return (
+        rule_on(state, "answers_general_questions")
+        and bool(state.get("rejected"))
+        and not state.get("general_tried")
+        and not can_search_web(state)
+        and not (route and route["category"] == "realtime")
+    )
+
+
+def after_grading(
+    state: State,
+) -> Literal["assess", "generate", "transform_query", "web_search", "answer_general"]:
     """CRAG: use correct documents, search again (rewritten, or on the web) for incorrect ones.
 
-    Kept documents are assessed before writing, unless the search was read whole: several likely
-    sources already say the question is answerable there, and `assess` would read them all again.
+    With the web off, the model's own knowledge is asked before the rewritten search (see
+    `may_ask_model_first`). Kept documents are assessed before writing, unless the search was
+    read whole: several likely sources already say the question is answerable there, and `assess`
+    would read them all again.
     """
     if state.get("relevance") == "incorrect":
+        if can_rewrite(state) and may_ask_model_first(state):
+            return "answer_general"
         if can_rewrite(state):
             return "transform_query"
         if can_search_web(state):
@@ -205,8 +229,13 @@ def after_self_check(
     return "generate" if regenerated < budget(state, "regeneration_budget") else "finalize"
 
 
-def after_answer_general(state: State) -> Literal["finalize", "retrieve"]:
-    """Return a general-knowledge answer or the decline it did not replace; else look it up."""
+def after_answer_general(state: State) -> Literal["finalize", "retrieve", "transform_query"]:
+    """Return a general-knowledge answer or the decline it did not replace; else look it up.
+
+    A question whose search found nothing relevant is searched again, rewritten.
+    """
     if state.get("mode") == "direct" or state.get("decline"):
         return "finalize"
+    if state.get("relevance") == "incorrect" and can_rewrite(state):
+        return "transform_query"
     return "retrieve"

@@ -1,6 +1,7 @@
 """Answer general: a question the documents do not answer, from the model's own knowledge.
 
-Reached where the turn would decline because its search found nothing that answers it, and where
+Reached where the turn would decline because its search found nothing that answers it, where a
+search found nothing relevant and the web is off (before searching again, rewritten), and where
 classify sends a question the model calls general knowledge. It asks the model with no document
 shown, and keeps the answer, labelled, unless the question is about the knowledge base's own
 things (core.question.owned: only its documents could answer it), names what general text rarely
@@ -109,8 +110,11 @@ def _not_general(
     detail: str,
     method: JudgeMethod = "rule",
 ) -> None:
-    """Keep the decline; a question not searched yet is looked up instead (retrieve when unsure)."""
+    """Keep the decline; a question not searched yet is looked up instead (retrieve when unsure).
+
+    A question already searched and graded keeps its route: its search goes on (graph.edges).
+    """
     judged(update, "answer_general", method, score, verdict, detail)
-    if not state.get("decline"):
+    if not state.get("decline") and not state.get("relevance"):
         reason = f"not answered from general knowledge ({verdict}), so looked up"
         update["route"] = Route(category="simple", reason=reason, method="rule")

@@ -113,6 +113,27 @@ def test_after_answer_general() -> None:
     assert edges.after_answer_general(state(mode="direct")) == "finalize"
     assert edges.after_answer_general(state(decline=decline("not_in_sources"))) == "finalize"
     assert edges.after_answer_general(state(mode="none")) == "retrieve"
+    searched = state(mode="none", relevance="incorrect")  # asked before searching again
+    assert edges.after_answer_general(searched) == "transform_query"
+    spent = state(mode="none", relevance="incorrect", rewrites=1)
+    assert edges.after_answer_general(spent) == "retrieve"
+
+
+def test_a_search_that_found_nothing_asks_the_model_before_searching_again() -> None:
+    on = {**RULES, "answers_general_questions": 1}
+    irrelevant = [Document(page_content="about something else")]
+    nothing = state(relevance="incorrect", rules=on, documents=[], rejected=irrelevant)
+    assert edges.after_grading(nothing) == "answer_general"
+    down = {**nothing, "rejected": []}  # the search failed or found nothing: said so, not guessed
+    assert edges.after_grading(down) == "transform_query"
+    tried = {**nothing, "general_tried": True}  # once a turn: then the rewritten search
+    assert edges.after_grading(tried) == "transform_query"
+    web = {**nothing, "web_available": True}  # the web brings new sources: searched first
+    assert edges.after_grading(web) == "transform_query"
+    now = {**nothing, "route": route("realtime")}  # what is true today no model knows
+    assert edges.after_grading(now) == "transform_query"
+    off = {**nothing, "rules": dict(RULES)}  # general questions off
+    assert edges.after_grading(off) == "transform_query"
 
 
 def test_route_question_without_a_verdict_retrieves() -> None:

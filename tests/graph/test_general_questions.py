@@ -190,3 +190,26 @@ def test_a_rare_term_a_page_only_uses_is_still_the_models_to_define() -> None:
         j["verdict"] for j in out["diagnostics"]["judgments"] if j["node"] == "answer_general"
     ]
     assert verdicts == ["general"]
+
+
+def test_a_search_that_found_nothing_asks_the_model_before_searching_again(
+    make_harness: Any,
+) -> None:
+    # the probe finds a likely source (so it is looked up), which grading then calls incorrect
+    judge = ScriptedJudge([0.4, 0.1], thresholds={"keep": 0.3, "correct": 0.7, "incorrect": 0.5})
+    h = make_harness(relevance=judge, direct="There are 366 days in a leap year.")
+    out = h.ask(GENERAL)
+    steps = out["diagnostics"]["steps"]
+    assert steps[-4:] == ["retrieve", "grade_documents", "answer_general", "finalize"]
+    assert "rewrite" not in h.model.roles() and out["answer"].startswith("There are 366 days")
+
+
+def test_an_owned_question_whose_search_found_nothing_is_searched_again_then_declined(
+    make_harness: Any,
+) -> None:
+    h = make_harness(relevance=ScriptedJudge([0.0]))
+    out = h.ask("Who designed the Zephyr X2 kettle's handle?")
+    steps = out["diagnostics"]["steps"]
+    assert steps.index("answer_general") < steps.index("transform_query")  # kept from the model
+    assert steps.count("retrieve") == 2 and steps[-2:] == ["generate", "finalize"]
+    assert out["decline"]["reason"] == "no_relevant_documents"
