@@ -20,6 +20,7 @@ from adaptive_rag.core.grounding import (
     focus_of,
     says_sources_lack,
     supported_only,
+    unnamed_subject,
 )
 from adaptive_rag.core.judges import ANSWER_FEATURES, answer_features, decline_below
 from adaptive_rag.core.question import asks_yes_no
@@ -99,6 +100,7 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
     )
     update["answer_features"] = {name: round(features[name], 4) for name in ANSWER_FEATURES}
     lacking = focus.why() if focus is not None else ""
+    lacking = lacking or (_misbound(state, question, grounding.answer, sources) if checking else "")
     if lacks:
         answerable, probability, detail = False, None, "the answer says its sources do not state it"
     elif lacking:
@@ -161,6 +163,23 @@ def _focus(question: str, answer: str, sources: list[str]) -> Focus | None:
     cited = [n for n in cited_numbers(answer) if 1 <= n <= len(sources)]
     read = [sources[n - 1] for n in dict.fromkeys(cited)] or sources
     return focus_of(question, read)
+
+
+def _misbound(state: State, question: str, answer: str, sources: list[str]) -> str:
+    """Say why an answer is bound to a source on another thing ('' when it is not).
+
+    The question names one thing; the sources the answer cites do not name it, and another
+    source it was shown does (core.grounding.unnamed_subject). Not for a complex question or a
+    synthesis: a part of those may be answered from a source on another of its things.
+    """
+    route = state.get("route")
+    if route and route["category"] == "complex" or state.get("mode") == "synthesis":
+        return ""
+    cited = [sources[n - 1] for n in dict.fromkeys(cited_numbers(answer)) if 1 <= n <= len(sources)]
+    name = unnamed_subject(question, cited, sources)
+    return (
+        f"the sources cited do not name {name!r}, which another source found does" if name else ""
+    )
 
 
 def _answerable(

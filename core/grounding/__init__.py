@@ -2,8 +2,9 @@
 
 `check` reads each sentence against the sources it cites (claims, sentences, pointing
 sentences) and repairs the citations; `focus_of` whether a yes or a no's sources hold what the
-question asks; `says_sources_lack` whether an answer only says its sources do not hold it,
-`admits_lacking` whether a yes or no takes itself back so;
+question asks; `unnamed_subject` whether an answer cites sources that lack the one name asked
+about while another source holds it; `says_sources_lack` whether an answer only says its
+sources do not hold it, `admits_lacking` whether a yes or no takes itself back so;
 `without_stray_yes_no` and `consistent_yes_no` fix an answer's opening yes or no.
 """
 
@@ -14,7 +15,7 @@ from adaptive_rag.core.grounding.answer_check import (
     supported_only,
     without_feedback,
 )
-from adaptive_rag.core.grounding.focus import Focus, focus_of
+from adaptive_rag.core.grounding.focus import Focus, focus_of, unnamed_subject
 from adaptive_rag.core.grounding.sentences import split
 from adaptive_rag.core.grounding.unsaid import admits_lacking, says_sources_lack
 from adaptive_rag.core.grounding.yes_no import consistent_yes_no, without_stray_yes_no
@@ -31,5 +32,6 @@ __all__ = [
     "split",
     "supported_only",
     "without_feedback",
+    "unnamed_subject",
     "without_stray_yes_no",
 ]

@@ -154,3 +154,21 @@ def focus_of(question: str, sources: Sequence[str]) -> Focus:
         if not any(len(found_in(one, source)) for source in pool):
             missing.append(term)
     return Focus(tuple(checkable), tuple(missing), tuple(unchecked))
+
+
+def unnamed_subject(question: str, cited: Sequence[str], shown: Sequence[str]) -> str:
+    """Return the question's one name when the sources an answer cites lack it and another holds it.
+
+    "What is Marleen Vos's email address?" answered with the help desk's address from the help
+    desk's page binds a fact of one thing to a source on another, though the page on Marleen Vos
+    was shown beside it. A question of one name only: one of several things (a comparison, two
+    articles) may be answered from a source on one of them. '' when the answer is not so bound.
+    """
+    names = focus_terms(question).names
+    if len(names) != 1 or not cited:
+        return ""
+    (name,) = names
+    alone = Terms(names=frozenset({name}))
+    if any(found_in(alone, source).names for source in cited):
+        return ""
+    return name if any(found_in(alone, source).names for source in shown) else ""

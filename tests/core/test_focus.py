@@ -77,3 +77,18 @@ def test_offering_or_providing_is_asking_whether_it_exists() -> None:
     assert not focus_of(
         "Does the depot provide a shuttle bus?", ["The depot runs two shifts."]
     ).held
+
+
+def test_an_answer_is_bound_to_the_one_name_asked_about() -> None:
+    from adaptive_rag.core.grounding import unnamed_subject
+
+    person = "Onboarding\nNorhaven was founded in 2011 by Marleen Vos, who is still our CEO."
+    desk = "IT Help Desk\nEmail: helpdesk@norhaven.example; every email becomes a ticket."
+    question = "What is Marleen Vos's email address?"
+    assert unnamed_subject(question, [desk], [person, desk]) == "Marleen Vos"
+    assert unnamed_subject(question, [person], [person, desk]) == ""  # cites the page naming her
+    assert unnamed_subject(question, [desk], [desk]) == ""  # no source shown names her either
+    assert unnamed_subject(question, [], [person, desk]) == ""  # nothing cited: read elsewhere
+    two = "Is Marleen Vos older than Ruud Bakker?"  # several things: one source each may answer
+    assert unnamed_subject(two, [desk], [person, desk]) == ""
+    assert unnamed_subject("What is the help desk's email address?", [desk], [person, desk]) == ""

@@ -239,3 +239,23 @@ def test_a_question_in_the_knowledge_bases_own_language_is_not_translated() -> N
     graph = _across(model, ScriptedJudge([0.0], [0.9]), {"苏州配送中心": 12, "Working Hours": 2})
     graph.invoke({"question": "加班费怎么算？"}, context=Context(answer_cache=False))
     assert "translate" not in model.roles()
+
+
+def test_an_answer_citing_a_source_on_another_thing_than_the_one_asked_about_is_declined(
+    make_harness: Any,
+) -> None:
+    person = Document(
+        page_content="Norhaven was founded in 2011 by Marleen Vos, who is still our CEO.",
+        metadata={"id": "o1", "source": "onboarding.md", "title": "Onboarding"},
+    )
+    desk = Document(
+        page_content="Help desk email: helpdesk@norhaven.example. Every email becomes a ticket.",
+        metadata={"id": "h1", "source": "helpdesk.md", "title": "IT Help Desk"},
+    )
+    bound = "Marleen Vos's email address is helpdesk@norhaven.example [2]."
+    h = make_harness(retriever=KeywordRetriever(docs=[person, desk]), rag=bound)
+    out = h.ask("What is Marleen Vos's email address?", max_rewrites=0)
+    assert out["answerable"] is False and out["decline"]["reason"] == "not_in_sources"
+    assert "Marleen Vos" in out["decline"]["detail"]
+    desks = h.ask("What is the help desk's email address?", max_rewrites=0)  # no name: answered
+    assert desks["answerable"] is True
