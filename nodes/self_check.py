@@ -170,10 +170,13 @@ def _misbound(state: State, question: str, answer: str, sources: list[str]) -> s
 
     The question names one thing; the sources the answer cites do not name it, and another
     source it was shown does (core.grounding.unnamed_subject). Not for a complex question or a
-    synthesis: a part of those may be answered from a source on another of its things.
+    synthesis (a part of those may be answered from a source on another of its things), nor an
+    answer from web results (pages that name their subject in ways of their own).
     """
     route = state.get("route")
     if route and route["category"] == "complex" or state.get("mode") == "synthesis":
+        return ""
+    if any(from_web(d) for d in state.get("documents") or []):
         return ""
     cited = [sources[n - 1] for n in dict.fromkeys(cited_numbers(answer)) if 1 <= n <= len(sources)]
     name = unnamed_subject(question, cited, sources)

@@ -162,13 +162,18 @@ def unnamed_subject(question: str, cited: Sequence[str], shown: Sequence[str]) -
     "What is Marleen Vos's email address?" answered with the help desk's address from the help
     desk's page binds a fact of one thing to a source on another, though the page on Marleen Vos
     was shown beside it. A question of one name only: one of several things (a comparison, two
-    articles) may be answered from a source on one of them. '' when the answer is not so bound.
+    articles) may be answered from a source on one of them. A cited source holding any word of
+    the name ("Ms Vos") holds it; a name most sources shown hold (the company's own, "Norhaven")
+    is what the whole knowledge base is about, and a source need not repeat it.
+    '' when the answer is not so bound.
     """
     names = focus_terms(question).names
     if len(names) != 1 or not cited:
         return ""
     (name,) = names
     alone = Terms(names=frozenset({name}))
-    if any(found_in(alone, source).names for source in cited):
+    parts = Terms(names=frozenset(part for part in name.split() if len(part) > 2) or {name})
+    if any(found_in(parts, source).names for source in cited):
         return ""
-    return name if any(found_in(alone, source).names for source in shown) else ""
+    holding = sum(bool(found_in(alone, source).names) for source in shown)
+    return name if 0 < holding and 2 * holding <= len(shown) else ""

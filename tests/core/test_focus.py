@@ -92,3 +92,9 @@ def test_an_answer_is_bound_to_the_one_name_asked_about() -> None:
     two = "Is Marleen Vos older than Ruud Bakker?"  # several things: one source each may answer
     assert unnamed_subject(two, [desk], [person, desk]) == ""
     assert unnamed_subject("What is the help desk's email address?", [desk], [person, desk]) == ""
+    surname = "IT Help Desk\nMs Vos answers at helpdesk@norhaven.example."
+    assert unnamed_subject(question, [surname], [person, surname]) == ""  # a word of the name
+    company = "Returns\nReturn within 30 days."  # the company's own name, which most pages hold
+    others = [f"Norhaven page {n}" for n in range(3)]
+    assert unnamed_subject("What is Norhaven's return window?", [company], [company, *others]) == ""
+    assert unnamed_subject("What is Norhaven's return window?", [company], [company, others[0]])
