@@ -8,7 +8,8 @@ things (core.question.owned: only its documents could answer it), names what gen
 does (a name the documents searched hold, unless the question asks what a term they only use
 means, or one thing, "Kestrel K2", nothing holds: a rare term, "RFID", is the model's to know), or
 the model is unsure of its answer (core.judges.general).
-Otherwise the decline stands, or, before any search, the question is looked up.
+Otherwise the decline stands; before any search, the question is looked up, and after a search
+graded incorrect it is searched again, rewritten (graph.edges).
 """
 
 from __future__ import annotations

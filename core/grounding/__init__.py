@@ -31,7 +31,7 @@ __all__ = [
     "says_sources_lack",
     "split",
     "supported_only",
-    "without_feedback",
     "unnamed_subject",
+    "without_feedback",
     "without_stray_yes_no",
 ]
