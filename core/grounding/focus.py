@@ -172,7 +172,9 @@ def unnamed_subject(question: str, cited: Sequence[str], shown: Sequence[str]) -
         return ""
     (name,) = names
     alone = Terms(names=frozenset({name}))
-    parts = Terms(names=frozenset(part for part in name.split() if len(part) > 2) or {name})
+    parts = Terms(
+        names=frozenset(part for part in name.split() if len(part) > 2) or frozenset({name})
+    )
     if any(found_in(parts, source).names for source in cited):
         return ""
     holding = sum(bool(found_in(alone, source).names) for source in shown)
