@@ -70,11 +70,11 @@ def extra(row: dict[str, Any]) -> dict[str, float]:
     """Return the recorded features with `general` and `answer_logprob` added."""
     answer = row.get("answer_features") or {}
     logprob = answer.get("answer_logprob")
-    known = logprob is not None and bool(answer.get("logprob_known")) and not general(row)
+    known = bool(answer.get("logprob_known")) and not general(row)
     return {
         **row["features"],
         "general": float(general(row)),
-        "answer_logprob": float(logprob) if known else 0.0,
+        "answer_logprob": float(logprob) if known and logprob is not None else 0.0,
     }
 
 
