@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from adaptive_rag.core.question import speaks_of_own
+from adaptive_rag.core.question import asks_property_of, speaks_of_own
 from adaptive_rag.core.text import CJK, Terms, found_in, stem, terms_of
 
 GENERIC = frozenset(
@@ -161,16 +161,20 @@ def unnamed_subject(question: str, cited: Sequence[str], shown: Sequence[str]) -
 
     "What is Marleen Vos's email address?" answered with the help desk's address from the help
     desk's page binds a fact of one thing to a source on another, though the page on Marleen Vos
-    was shown beside it. A question of one name only: one of several things (a comparison, two
-    articles) may be answered from a source on one of them. A cited source holding any word of
-    the name ("Ms Vos") holds it; a name most sources shown hold (the company's own, "Norhaven")
-    is what the whole knowledge base is about, and a source need not repeat it.
-    '' when the answer is not so bound.
+    was shown beside it. Only for a question of one name that asks a property of the named thing
+    itself, in its possessive (core.question.asks_property_of): one of several things (a
+    comparison, two articles) may be answered from a source on one of them, and one found through
+    it ("the engineer who designed the Carrow Lock") from a source on what was found. A cited
+    source holding any word of the name ("Ms Vos") holds it; a name most sources shown hold (the
+    company's own, "Norhaven") is what the whole knowledge base is about, and a source need not
+    repeat it. '' when the answer is not so bound.
     """
     names = focus_terms(question).names
     if len(names) != 1 or not cited:
         return ""
     (name,) = names
+    if not asks_property_of(question, name):
+        return ""
     alone = Terms(names=frozenset({name}))
     parts = Terms(
         names=frozenset(part for part in name.split() if len(part) > 2) or frozenset({name})

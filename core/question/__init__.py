@@ -14,6 +14,7 @@ from adaptive_rag.core.question.forms import (
 )
 from adaptive_rag.core.question.owned import Owned, Searched, owned_by, speaks_of_own, zipf
 from adaptive_rag.core.question.shape import (
+    asks_property_of,
     asks_yes_no,
     has_parts,
     length,
@@ -26,6 +27,7 @@ __all__ = [
     "Owned",
     "SmallTalk",
     "Searched",
+    "asks_property_of",
     "asks_yes_no",
     "defined_term",
     "general_form",

@@ -133,6 +133,17 @@ def nested_reference(question: str) -> bool:
     return any(pattern.search(question) for pattern in _NESTED)
 
 
+def asks_property_of(question: str, name: str) -> bool:
+    """Whether the question asks a property of the named thing itself, in its possessive.
+
+    "What is Marleen Vos's email address?" does; "What was the Carrow Lock's designer's first
+    job?" asks one of another thing, found through it (a role of it), and so does a nested
+    reference ("the engineer who designed the Carrow Lock").
+    """
+    own = re.compile(rf"{re.escape(name)}['’]s\s+(?!(\w+\s+){{0,2}}?{_ROLE}s?\b)\w+", re.IGNORECASE)
+    return bool(own.search(question)) and not nested_reference(question)
+
+
 _ENTITY = re.compile(
     r"(?<!^)(?<![.!?]\s)\b[A-Z][a-zA-Z]+|\d|[\"“”《》「」]|'[^']+'",
 )

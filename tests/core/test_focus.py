@@ -89,6 +89,14 @@ def test_an_answer_is_bound_to_the_one_name_asked_about() -> None:
     assert unnamed_subject(question, [person], [person, desk]) == ""  # cites the page naming her
     assert unnamed_subject(question, [desk], [desk]) == ""  # no source shown names her either
     assert unnamed_subject(question, [], [person, desk]) == ""  # nothing cited: read elsewhere
+    lock = "The Carrow Lock\nThe Carrow Lock was designed by Piet Ravel."
+    ravel = "Piet Ravel\nPiet Ravel began as a surveyor's chainman."
+    bridge = "What was the first job of the engineer who designed the Carrow Lock?"
+    assert unnamed_subject(bridge, [ravel], [lock, ravel]) == ""  # found through it: a bridge
+    role = "What was the Carrow Lock's designer's first job?"
+    assert unnamed_subject(role, [ravel], [lock, ravel]) == ""  # a role of it, not its own
+    plain = "Who did the lands belong to in China?"  # no possessive: what it asks is not China's
+    assert unnamed_subject(plain, [desk], ["China ...", desk]) == ""
     two = "Is Marleen Vos older than Ruud Bakker?"  # several things: one source each may answer
     assert unnamed_subject(two, [desk], [person, desk]) == ""
     assert unnamed_subject("What is the help desk's email address?", [desk], [person, desk]) == ""
