@@ -5,10 +5,10 @@
 "What is Marleen Vos's email address?" was answered with the help desk's address, cited to the
 help desk's page, while the page naming her was shown beside it: the fact of one thing bound to a
 source on another. self_check declines such an answer (core.grounding.unnamed_subject): the
-question names one thing, the sources the answer cites lack the name, another source shown holds
-it; not on the complex route or for a synthesis. This replays the rule, with no model call, on
-the answers an `eval run` recorded (runs recorded before the rule) and prints, per run, the
-answers with citations it reads, right and wrong, and those it would decline.
+question asks a property of one named thing, the sources the answer cites lack the name, another
+source shown holds it; not on the complex route or for a synthesis. This replays the rule, with
+no model call, on the answers an `eval run` recorded and prints, per run, the answers with
+citations it reads, right and wrong, and those it would decline.
 """
 
 from __future__ import annotations
