@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 
 from adaptive_rag.core.grounding import unnamed_subject
-from adaptive_rag.core.text import cited_numbers
+from adaptive_rag.core.text import cited_sources
 
 
 def replay(path: Path) -> tuple[dict[str, int], list[str]]:
@@ -33,12 +33,12 @@ def replay(path: Path) -> tuple[dict[str, int], list[str]]:
         if features.get("complex") or features.get("synthesis"):
             continue
         read = row.get("sources_read") or []
-        cited = [n for n in dict.fromkeys(cited_numbers(row["answer"])) if 1 <= n <= len(read)]
+        cited = cited_sources(row["answer"], read)
         if not cited:
             continue
         label = "right" if row["acc"] else "wrong"
         counts[label] += 1
-        name = unnamed_subject(row["question"], [read[n - 1] for n in cited], read)
+        name = unnamed_subject(row["question"], cited, read)
         if name:
             counts[f"{label} declined"] += 1
             lines.append(f"  {label}: {row['question']!r} (the cited sources lack {name!r})")

@@ -24,7 +24,7 @@ from adaptive_rag.core.grounding import (
 )
 from adaptive_rag.core.judges import ANSWER_FEATURES, answer_features, decline_below
 from adaptive_rag.core.question import asks_yes_no
-from adaptive_rag.core.text import cited_numbers
+from adaptive_rag.core.text import cited_sources
 from adaptive_rag.knowledge.sources import source_texts
 from adaptive_rag.nodekit.calling import judged, note, progress
 from adaptive_rag.nodekit.citing import sources_for
@@ -160,9 +160,7 @@ def _focus(question: str, answer: str, sources: list[str]) -> Focus | None:
     """
     if not asks_yes_no(question) or not sources:
         return None
-    cited = [n for n in cited_numbers(answer) if 1 <= n <= len(sources)]
-    read = [sources[n - 1] for n in dict.fromkeys(cited)] or sources
-    return focus_of(question, read)
+    return focus_of(question, cited_sources(answer, sources) or sources)
 
 
 def _misbound(state: State, question: str, answer: str, sources: list[str]) -> str:
@@ -178,8 +176,7 @@ def _misbound(state: State, question: str, answer: str, sources: list[str]) -> s
         return ""
     if any(from_web(d) for d in state.get("documents") or []):
         return ""
-    cited = [sources[n - 1] for n in dict.fromkeys(cited_numbers(answer)) if 1 <= n <= len(sources)]
-    name = unnamed_subject(question, cited, sources)
+    name = unnamed_subject(question, cited_sources(answer, sources), sources)
     return (
         f"the sources cited do not name {name!r}, which another source found does" if name else ""
     )

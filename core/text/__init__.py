@@ -9,6 +9,7 @@
 from adaptive_rag.core.text.citations import (
     CITATION,
     cited_numbers,
+    cited_sources,
     says_nothing,
     tidy,
     without_citations,
@@ -42,6 +43,7 @@ __all__ = [
     "Terms",
     "answers_in",
     "cited_numbers",
+    "cited_sources",
     "cn_value",
     "cut_zh",
     "doc_key",

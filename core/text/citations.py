@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 CITATION = re.compile(r"\[(\d+(?:\s*[,，]\s*\d+)*)\]")
 _SOURCE_TAG = re.compile(r'<source\s+id="?(\d+)"?[^>]*>')
@@ -28,6 +29,11 @@ def cited_numbers(answer: str) -> list[int]:
             if int(part) not in numbers:
                 numbers.append(int(part))
     return numbers
+
+
+def cited_sources(answer: str, sources: Sequence[str]) -> list[str]:
+    """Return the sources an answer cites, in first-cited order (numbers past the list dropped)."""
+    return [sources[n - 1] for n in cited_numbers(answer) if 1 <= n <= len(sources)]
 
 
 def without_citations(answer: str) -> str:

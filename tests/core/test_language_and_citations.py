@@ -6,6 +6,7 @@ import pytest
 from adaptive_rag.core.text import (
     answers_in,
     cited_numbers,
+    cited_sources,
     language_of,
     says_nothing,
     tidy,
@@ -63,5 +64,6 @@ def test_answers_that_say_something(answer: str) -> None:
 
 def test_citations_are_read_and_tidied() -> None:
     assert cited_numbers("A [2], B [1，3] and [2] again.") == [2, 1, 3]
+    assert cited_sources("A [2], B [1，9] and [2] again.", ["one", "two"]) == ["two", "one"]
     assert tidy('根据<source id="1" title="FAQ">，是 IP67。</source>') == "根据[1]，是 IP67。"
     assert without_citations("IP67 [1][2].") == "IP67 ."
