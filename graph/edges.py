@@ -60,13 +60,24 @@ def may_answer_generally(state: State) -> bool:
     Not a real-time question (what is true today no model knows), and not an invalid one.
     """
     decline = state.get("decline")
+    return (
+        may_ask_model(state)
+        and not answered_before(state)
+        and decline is not None
+        and decline["reason"] in GENERAL_AFTER
+    )
+
+
+def may_ask_model(state: State) -> bool:
+    """Whether the model's own knowledge may be asked this turn (once a turn).
+
+    General questions are answered, and it is not a real-time question: what is true today no
+    model knows.
+    """
     route = state.get("route")
     return (
         rule_on(state, "answers_general_questions")
         and not state.get("general_tried")
-        and not answered_before(state)
-        and decline is not None
-        and decline["reason"] in GENERAL_AFTER
         and not (route and route["category"] == "realtime")
     )
 
@@ -153,14 +164,7 @@ def may_ask_model_first(state: State) -> bool:
     to the documents) needs no second search. Only when the search worked and graded what it found
     irrelevant (a knowledge base down is said so); once a turn; never for a real-time question.
     """
-    route = state.get("route")
-    return (
-        rule_on(state, "answers_general_questions")
-        and bool(state.get("rejected"))
-        and not state.get("general_tried")
-        and not can_search_web(state)
-        and not (route and route["category"] == "realtime")
-    )
+    return may_ask_model(state) and bool(state.get("rejected")) and not can_search_web(state)
 
 
 def after_grading(
