@@ -22,8 +22,6 @@ Each prints the AUROC of right against wrong and the ECE (10 bins) per run.
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,18 +29,7 @@ from adaptive_rag.core.judges import load_judge
 from adaptive_rag.core.judges.general import features as general_features
 from adaptive_rag.evaluation.calibrate import expected_calibration_error
 from adaptive_rag.evaluation.judge_fit import auc, fit_logistic, predict
-
-
-def load(named: list[str]) -> list[dict[str, Any]]:
-    """Return the adaptive answers of each NAME=results.jsonl, with their set's name."""
-    rows = []
-    for item in named:
-        name, path = item.split("=", 1)
-        for line in Path(path).read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            if row["config"] == "adaptive" and row.get("features"):
-                rows.append({**row, "set": name})
-    return rows
+from confidence_owned import load, shown
 
 
 def general(row: dict[str, Any]) -> bool:
@@ -96,20 +83,15 @@ def main() -> None:
     for name in dict.fromkeys(sets):
         test = sets == name
         refit = predict(fit_logistic("confidence", names, x[~test], y[~test]), x[test])
-        shown = [
-            f"{label} {_shown(auc(y[test], p))} / {expected_calibration_error(p, y[test]):.3f}"
+        figures = [
+            f"{label} {shown(auc(y[test], p))} / {expected_calibration_error(p, y[test]):.3f}"
             for label, p in (
                 ("installed", shipped[test]),
                 ("general by its judge", by_judge[test]),
                 ("refit", refit),
             )
         ]
-        print(f"- {name} (n={int(test.sum())}), AUROC / ECE: " + "; ".join(shown))
-
-
-def _shown(value: float | None) -> str:
-    """Return an AUROC as printed ('—' when one class is missing)."""
-    return "—" if value is None else f"{value:.3f}"
+        print(f"- {name} (n={int(test.sum())}), AUROC / ECE: " + "; ".join(figures))
 
 
 if __name__ == "__main__":

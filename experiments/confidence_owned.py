@@ -57,13 +57,13 @@ def main() -> None:
             ece = expected_calibration_error(p, y[test])
             ece_shipped = expected_calibration_error(shipped[test], y[test])
             print(
-                f"- {name} (n={int(test.sum())}): AUROC {_shown(auc(y[test], p))}"
-                f" (installed {_shown(auc(y[test], shipped[test]))}), ECE {ece:.3f}"
+                f"- {name} (n={int(test.sum())}): AUROC {shown(auc(y[test], p))}"
+                f" (installed {shown(auc(y[test], shipped[test]))}), ECE {ece:.3f}"
                 f" (installed {ece_shipped:.3f})"
             )
 
 
-def _shown(value: float | None) -> str:
+def shown(value: float | None) -> str:
     """Return an AUROC as printed ('—' when one class is missing)."""
     return "—" if value is None else f"{value:.3f}"
 
