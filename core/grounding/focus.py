@@ -10,7 +10,9 @@ holds the question's subject (退货) but not its focus (支付, 运费).
 A focus of four terms or more may miss one of every four (a question's adjective or a verb the
 source words otherwise); a shorter one must be held whole. Terms a source cannot be checked for
 (Chinese words against an English source) are left out; when a content word is among them, what
-is asked is not known from the sources, and neither is the focus.
+is asked is not known from the sources, and neither is the focus. A source's language is that of
+most of its words (core.text.language_of), as the sentence check reads it: an English page that
+names a Chinese page's title is English.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adaptive_rag.core.question import asks_property_of, speaks_of_own
-from adaptive_rag.core.text import CJK, Terms, found_in, stem, terms_of
+from adaptive_rag.core.text import CJK, Terms, found_in, language_of, stem, terms_of
 
 GENERIC = frozenset(
     {
@@ -133,8 +135,8 @@ def focus_of(question: str, sources: Sequence[str]) -> Focus:
         words=units - focus.names,
         quotes=focus.quotes,
     )
-    zh_sources = [s for s in sources if CJK.search(s)]
-    latin_sources = [s for s in sources if not CJK.search(s)]
+    zh_sources = [s for s in sources if language_of(s) == "zh"]
+    latin_sources = [s for s in sources if language_of(s) == "en"]
     checkable: list[str] = []
     missing: list[str] = []
     unchecked: list[str] = []

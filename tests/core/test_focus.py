@@ -46,6 +46,17 @@ def test_across_scripts_the_focus_is_not_known() -> None:
     )
 
 
+def test_an_english_source_naming_a_chinese_page_is_read_as_english() -> None:
+    """A page's language is its words', not any Chinese character it holds (a linked title)."""
+    page = (
+        "Norhaven Care extends the warranty by 2 years and costs 89 euros per scanner. "
+        "Customers in mainland China: see 中国区售后服务 for the local repair service."
+    )
+    focus = focus_of("Can Norhaven Care be cancelled for a refund?", [page])
+    assert focus.known and not focus.held
+    assert set(focus.missing) == {"cancelled", "refund"}
+
+
 def test_a_question_asking_several_things_is_not_judged_whole() -> None:
     question = (
         "Did the Sporting News article on the Jaguars vs. Saints game show the Saints failing"
