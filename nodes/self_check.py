@@ -3,7 +3,8 @@
 The grounding check (core.grounding) reads each sentence against the sources it cites and
 repairs the citations; the answerability judge (core.judges.answerability) decides from the turn's
 signals whether the sources answer the question at all; an answer that opens by saying its
-sources do not state it, citing nothing, is declined by rule (core.grounding.unsaid). None of them
+sources do not state it, citing nothing, is declined by rule (core.grounding.unsaid), and a no
+that a cited sentence states (core.grounding.stated) is not put to the judge. None of them
 calls a model.
 """
 
@@ -19,6 +20,7 @@ from adaptive_rag.core.grounding import (
     check,
     focus_of,
     says_sources_lack,
+    stated_no,
     supported_only,
     unnamed_subject,
 )
@@ -101,10 +103,13 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
     update["answer_features"] = {name: round(features[name], 4) for name in ANSWER_FEATURES}
     lacking = focus.why() if focus is not None else ""
     lacking = lacking or (_misbound(state, question, grounding.answer, sources) if checking else "")
+    stated = stated_no(question, grounding.answer, _cited(grounding.answer, sources), focus)
     if lacks:
         answerable, probability, detail = False, None, "the answer says its sources do not state it"
     elif lacking:
         answerable, probability, detail = False, None, lacking
+    elif stated and checking:
+        answerable, probability, detail = True, None, f"its cited source states the no: {stated!r}"
     else:
         answerable, probability, detail = _answerable(features, state, ctx, services, update)
     answerable = answerable or not rule_on(state, "declines_unlikely_answers")
@@ -153,6 +158,11 @@ def lead_stands(grounding: Grounding, restated: bool) -> bool:
     )
 
 
+def _cited(answer: str, sources: list[str]) -> list[str]:
+    """Return the sources an answer cites, else all it was given."""
+    return cited_sources(answer, sources) or sources
+
+
 def _focus(question: str, answer: str, sources: list[str]) -> Focus | None:
     """Return which of a yes/no question's focus the answer's sources hold (None: no yes/no).
 
@@ -160,7 +170,7 @@ def _focus(question: str, answer: str, sources: list[str]) -> Focus | None:
     """
     if not asks_yes_no(question) or not sources:
         return None
-    return focus_of(question, cited_sources(answer, sources) or sources)
+    return focus_of(question, _cited(answer, sources))
 
 
 def _misbound(state: State, question: str, answer: str, sources: list[str]) -> str:

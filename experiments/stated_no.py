@@ -1,0 +1,61 @@
+"""Which recorded "no" answers a cited sentence states, and so skip the answerability judge.
+
+    python experiments/stated_no.py eval-out/hb/results.jsonl [more runs...]
+
+A no to a yes/no question is stated by its source when one cited sentence holds at least half
+of the question's focus and negates (core.grounding.stated); self_check then does not put it to
+the answerability judge, which reads a rule that forbids as sources that do not answer. This
+replays the rule, with no model call, on the answers an `eval run` recorded (the adaptive
+graph's written answer, before any decline) and prints, per run, the answers it reads as stated,
+right and wrong, answerable and not, and whether the run had declined them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+from adaptive_rag.core.grounding import focus_of, stated_no
+from adaptive_rag.core.question import asks_yes_no
+from adaptive_rag.core.text import cited_sources
+
+
+def replay(path: Path) -> tuple[Counter[str], list[str]]:
+    """Return the stated answers counted by outcome, and a line for each."""
+    counts: Counter[str] = Counter()
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        features = row.get("features") or {}
+        if row["config"] != "adaptive" or features.get("direct"):
+            continue
+        answer = row.get("written") or row["answer"]
+        read = row.get("sources_read") or []
+        if not answer or not read or not asks_yes_no(row["question"]):
+            continue
+        cited = cited_sources(answer, read) or read
+        sentence = stated_no(row["question"], answer, cited, focus_of(row["question"], cited))
+        if not sentence:
+            continue
+        label = "unanswerable" if row.get("impossible") else "right" if row["acc"] else "wrong"
+        declined = "declined" if row["declined"] else "answered"
+        counts[f"{label}, {declined}"] += 1
+        lines.append(f"  {label}, {declined}: {row['question']!r} <- {sentence!r}")
+    return counts, lines
+
+
+def main() -> None:
+    """Print, per run, the answers the rule reads as stated."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("runs", nargs="+", type=Path, help="results.jsonl of an eval run")
+    for path in parser.parse_args().runs:
+        counts, lines = replay(path)
+        print(f"{path}: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"))
+        if lines:
+            print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
