@@ -2,12 +2,13 @@
 
     python experiments/stated_no.py eval-out/hb/results.jsonl [more runs...]
 
-A no to a yes/no question is stated by its source when one cited sentence holds at least half
-of the question's focus and negates (core.grounding.stated); self_check then does not put it to
-the answerability judge, which reads a rule that forbids as sources that do not answer. This
-replays the rule, with no model call, on the answers an `eval run` recorded (the adaptive
-graph's written answer, before any decline) and prints, per run, the answers it reads as stated,
-right and wrong, answerable and not, and whether the run had declined them.
+A no to a yes/no question is stated by its source when the answer cites it and one of its
+sentences holds two thirds of the question's focus and negates (core.grounding.stated);
+self_check then does not put it to the answerability judge, which reads a rule that forbids as
+sources that do not answer. This replays the rule, with no model call, on the answers an `eval
+run` recorded (the adaptive graph's written answer, before any decline) and prints, per run, the
+answers it reads as stated, right and wrong, answerable and not, and whether the run had declined
+them.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ def replay(path: Path) -> tuple[Counter[str], list[str]]:
         read = row.get("sources_read") or []
         if not answer or not read or not asks_yes_no(row["question"]):
             continue
-        cited = cited_sources(answer, read) or read
-        sentence = stated_no(row["question"], answer, cited, focus_of(row["question"], cited))
+        cited = cited_sources(answer, read)
+        focus = focus_of(row["question"], cited or read)
+        sentence = stated_no(row["question"], answer, cited, focus)
         if not sentence:
             continue
         label = "unanswerable" if row.get("impossible") else "right" if row["acc"] else "wrong"

@@ -103,13 +103,15 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
     update["answer_features"] = {name: round(features[name], 4) for name in ANSWER_FEATURES}
     lacking = focus.why() if focus is not None else ""
     lacking = lacking or (_misbound(state, question, grounding.answer, sources) if checking else "")
-    stated = stated_no(question, grounding.answer, _cited(grounding.answer, sources), focus)
     if lacks:
         answerable, probability, detail = False, None, "the answer says its sources do not state it"
     elif lacking:
         answerable, probability, detail = False, None, lacking
-    elif stated and checking:
+    elif stated := stated_no(
+        question, grounding.answer, cited_sources(grounding.answer, sources), focus
+    ):
         answerable, probability, detail = True, None, f"its cited source states the no: {stated!r}"
+        update["answerable_p"] = None  # not judged: an earlier writing's probability is not this
     else:
         answerable, probability, detail = _answerable(features, state, ctx, services, update)
     answerable = answerable or not rule_on(state, "declines_unlikely_answers")
@@ -158,11 +160,6 @@ def lead_stands(grounding: Grounding, restated: bool) -> bool:
     )
 
 
-def _cited(answer: str, sources: list[str]) -> list[str]:
-    """Return the sources an answer cites, else all it was given."""
-    return cited_sources(answer, sources) or sources
-
-
 def _focus(question: str, answer: str, sources: list[str]) -> Focus | None:
     """Return which of a yes/no question's focus the answer's sources hold (None: no yes/no).
 
@@ -170,7 +167,7 @@ def _focus(question: str, answer: str, sources: list[str]) -> Focus | None:
     """
     if not asks_yes_no(question) or not sources:
         return None
-    return focus_of(question, _cited(answer, sources))
+    return focus_of(question, cited_sources(answer, sources) or sources)
 
 
 def _misbound(state: State, question: str, answer: str, sources: list[str]) -> str:

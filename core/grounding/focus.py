@@ -185,3 +185,19 @@ def unnamed_subject(question: str, cited: Sequence[str], shown: Sequence[str]) -
         return ""
     holding = sum(bool(found_in(alone, source).names) for source in shown)
     return name if 0 < holding and 2 * holding <= len(shown) else ""
+
+
+def held_in(question: str, focus: Focus, text: str) -> int:
+    """Return how many of a focus's terms one text holds, matched as the sources were."""
+    asked = focus_terms(question)
+    count = 0
+    for term in focus.terms:
+        one = frozenset({term})
+        kind = Terms(
+            names=one & asked.names,
+            numbers=one & asked.numbers,
+            words=one - asked.names - asked.numbers - asked.quotes,
+            quotes=one & asked.quotes,
+        )
+        count += bool(len(found_in(kind, text)))
+    return count

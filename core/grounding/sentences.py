@@ -126,3 +126,31 @@ def recite(span: str, keep: Iterable[int], add: Iterable[int] = ()) -> str:
     chinese = language_of(span) == "zh" or _WIDE.match(span[at : at + 1])
     gap = "" if chinese or not before or before[-1] in " \t]" else " "
     return before + gap + _marker(extra) + span[at:]
+
+
+_BULLET = re.compile(r"\n\s*(?:[-*•]|\d+\.)\s+")
+_OWN_LINE = re.compile(r"^\s*[|#]")
+_BREAK = re.compile(r"\n\s*\n|…")
+
+
+def source_sentences(source: str) -> list[str]:
+    """Return a source's sentences: a paragraph, a list item, a table row or a heading ends one.
+
+    A wrapped line does not: "Codes sent" and "by SMS are not allowed." on two lines are one.
+    """
+    sentences: list[str] = []
+    for block in _BREAK.split(_BULLET.sub("\n\n", source)):
+        lines: list[str] = []
+        for line in block.splitlines():
+            if _OWN_LINE.match(line):
+                sentences += _sentences_of(" ".join(lines))
+                sentences.append(line.strip())
+                lines = []
+            else:
+                lines.append(line.strip())
+        sentences += _sentences_of(" ".join(lines))
+    return [s for s in sentences if s]
+
+
+def _sentences_of(text: str) -> list[str]:
+    return [s.text for s in split(text.strip()) if s.text]

@@ -1,22 +1,27 @@
 """Whether a "no" to a yes/no question is what its cited source states, sentence by sentence.
 
 "Can I use SMS codes for MFA?" answered "No, you cannot use SMS codes for MFA [1]." over a page
-that says "Codes sent by SMS are not allowed." is a no its source states: one sentence of the
-cited source holds the question's focus (core.grounding.focus), at least half of its terms, and
-negates. The answerability judge reads a no as the sources not answering (a small model's odds
-that they state the answer are low for a rule that forbids), so such an answer is not put to it.
+that says "Codes sent by SMS are not allowed." is a no its source states: the answer cites the
+page, and one sentence of it negates and holds two thirds of the question's focus
+(core.grounding.focus), at least two terms; half of a wide one (more than six terms). The
+answerability judge reads a no as the sources not answering (a small model's odds that they state
+the answer are low for a rule that forbids), so such an answer is not put to it.
 
-A no whose source holds the focus only spread over the page, or in a sentence that does not
-negate, is not stated so, and is judged as any answer is.
+Not stated so: an answer that cites nothing, or says anywhere that its sources do not hold
+something ("No, the sources do not say … [1]"); a focus only spread over the page, or held by a
+sentence that does not negate. Whether the negation applies to what is asked is not read: a no
+to "another EU country" over "outside the EU is not allowed" passes.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
-from adaptive_rag.core.grounding.focus import Focus, focus_of
-from adaptive_rag.core.grounding.sentences import split
+from adaptive_rag.core.grounding.focus import Focus, held_in
+from adaptive_rag.core.grounding.sentences import source_sentences
+from adaptive_rag.core.grounding.unsaid import admits_anywhere
 from adaptive_rag.core.text import CITATION
 
 _OPENING_NO = re.compile(
@@ -26,15 +31,18 @@ _OPENING_NO = re.compile(
 _OPENING_YES = re.compile(r"^\s*(?:yes\b|是的|是，|可以|能|会|需要)", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[,;:.!?，。；：！？]")
 _NEGATION = re.compile(
-    r"\b(?:not|never|no|none|neither|nor|cannot|without)\b|n't\b"
-    r"|不可|不能|不得|不允许|不准|禁止|严禁|不予|不支持|不提供|不包括|不含|不发|不接受|不会|不需|不用"
-    r"|无法|没有|并未|从未|未曾|不曾|并不|不是|并非",
+    r"\b(?!not only\b|not just\b|no doubt\b|no matter\b|no later\b|no more than\b|no less\b)"
+    r"(?:not|never|no|none|neither|nor|cannot)\b(?![-.]\s?\w)|n[’']t\b"
+    r"|(?<!能)不能|(?<!可)不可(?!抗|或缺|少)|不得(?!不)|不允许|不准|禁止|严禁|不予|不支持|不提供|不接受"
+    r"|(?<!会)不会|(?<!需)不需|(?<!用)不用|不发|无法|没有|并未|从未|未曾|不曾|并不|(?<!是)不是|并非",
     re.IGNORECASE,
 )
-"""Words that negate a clause, in either language (不 alone is part of too many other words)."""
-_BULLET = re.compile(r"\n\s*(?:[-*•]|\d+\.)\s+")
-_LINE_BREAK = re.compile(r"\s*\n\s*")
-_BREAK = re.compile(r"\n\s*\n|…")
+"""Words that negate a clause, in either language: not "not only", "no later than", an A-不-A
+question (能不能, 是不是), 不可抗力 or 不得不; 不 alone is part of too many other words."""
+WIDE_SHARE = 0.5
+HELD_SHARE = 2 / 3
+"""How much of the focus one sentence must hold: of a wide focus, of any other (two terms at
+least)."""
 
 
 def answers_no(answer: str) -> bool:
@@ -47,32 +55,27 @@ def answers_no(answer: str) -> bool:
     return bool(_NEGATION.search(_CLAUSE_END.split(plain, maxsplit=1)[0]))
 
 
-def source_sentences(source: str) -> list[str]:
-    """Return a source's sentences: a list item or a paragraph ends one, a wrapped line does not."""
-    sentences: list[str] = []
-    for block in _BREAK.split(_BULLET.sub("\n\n", source)):
-        text = _LINE_BREAK.sub(" ", block).strip()
-        sentences += [s.text for s in split(text) if s.text]
-    return sentences
+def negates(sentence: str) -> bool:
+    """Whether a sentence holds a word that negates (core.grounding.stated's list)."""
+    return bool(_NEGATION.search(sentence))
 
 
 def stated_no(question: str, answer: str, cited: Sequence[str], focus: Focus | None) -> str:
-    """Return the cited sentence that states an answer's no ('' when none does).
+    """Return the sentence of a source the answer cites that states its no ('' when none does).
 
-    Only for a yes/no question answered no, whose focus the cited sources hold and could be
-    checked for whole (none of its terms in another script than the sources); a wide focus (a
-    question of many terms) is stated by a sentence holding half of it too.
+    `cited` are the sources the answer cites (none: not stated); `focus` the question's focus
+    read against them, which they must hold and could be checked for whole (no term in another
+    script than the sources).
     """
-    if focus is None or not focus.terms or focus.unchecked or not focus.held:
+    if focus is None or not cited or not focus.terms or focus.unchecked or not focus.held:
         return ""
-    if not answers_no(answer):
+    if not answers_no(answer) or admits_anywhere(answer):
         return ""
     wanted = len(focus.terms)
+    share = WIDE_SHARE if focus.wide else HELD_SHARE
+    needed = max(2, math.ceil(share * wanted - 1e-9))
     for source in cited:
         for sentence in source_sentences(source):
-            if not _NEGATION.search(sentence):
-                continue
-            alone = focus_of(question, [sentence])
-            if 2 * (len(alone.terms) - len(alone.missing)) >= wanted:
+            if negates(sentence) and held_in(question, focus, sentence) >= needed:
                 return sentence
     return ""

@@ -125,3 +125,8 @@ def admits_lacking(answer: str, question: str) -> bool:
             if 2 * len(held.names | held.numbers | held.words) >= asked:
                 return True
     return False
+
+
+def admits_anywhere(answer: str) -> bool:
+    """Whether any sentence of an answer says its sources do not hold something, cited or not."""
+    return any(_LACK.search(s.text) for s in split(answer.strip()))

@@ -2,7 +2,7 @@
 
 A small model reads a rule that forbids ("Codes sent by SMS are not allowed.") as sources that
 do not answer, so the answerability judge declined right answers "No, … [1]". A cited sentence
-holding the question's focus and negating states the no (core.grounding.stated).
+holding two thirds of the question's focus and negating states the no (core.grounding.stated).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def test_a_no_whose_source_does_not_negate_is_judged_as_any_answer() -> None:
 
 def test_a_no_whose_focus_is_spread_over_the_page_is_judged_as_any_answer() -> None:
     page = (
-        "MFA is required for email. It is not optional.\n\n"
+        "MFA is required for email and is not optional.\n\n"
         "The help desk sends codes by SMS to reset a forgotten password."
     )
     out = ask(page)
