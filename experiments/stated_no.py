@@ -13,7 +13,6 @@ them.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections import Counter
 from pathlib import Path
@@ -21,9 +20,10 @@ from pathlib import Path
 from adaptive_rag.core.grounding import focus_of, stated_no
 from adaptive_rag.core.question import asks_yes_no
 from adaptive_rag.core.text import cited_sources
+from run_folders import print_replays
 
 
-def replay(path: Path) -> tuple[Counter[str], list[str]]:
+def replay(path: Path) -> tuple[dict[str, int], list[str]]:
     """Return the stated answers counted by outcome, and a line for each."""
     counts: Counter[str] = Counter()
     lines = []
@@ -45,18 +45,12 @@ def replay(path: Path) -> tuple[Counter[str], list[str]]:
         declined = "declined" if row["declined"] else "answered"
         counts[f"{label}, {declined}"] += 1
         lines.append(f"  {label}, {declined}: {row['question']!r} <- {sentence!r}")
-    return counts, lines
+    return dict(sorted(counts.items())), lines
 
 
 def main() -> None:
     """Print, per run, the answers the rule reads as stated."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("runs", nargs="+", type=Path, help="results.jsonl of an eval run")
-    for path in parser.parse_args().runs:
-        counts, lines = replay(path)
-        print(f"{path}: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"))
-        if lines:
-            print("\n".join(lines))
+    print_replays(__doc__.split("\n")[0], replay)
 
 
 if __name__ == "__main__":

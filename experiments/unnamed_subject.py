@@ -13,12 +13,12 @@ citations it reads, right and wrong, and those it would decline.
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
 from adaptive_rag.core.grounding import unnamed_subject
 from adaptive_rag.core.text import cited_sources
+from run_folders import print_replays
 
 
 def replay(path: Path) -> tuple[dict[str, int], list[str]]:
@@ -47,13 +47,7 @@ def replay(path: Path) -> tuple[dict[str, int], list[str]]:
 
 def main() -> None:
     """Print, per run, what the rule would decline."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("runs", nargs="+", type=Path, help="results.jsonl of an eval run")
-    for path in parser.parse_args().runs:
-        counts, lines = replay(path)
-        print(f"{path}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
-        if lines:
-            print("\n".join(lines))
+    print_replays(__doc__.split("\n")[0], replay)
 
 
 if __name__ == "__main__":
