@@ -147,12 +147,7 @@ def focus_of(question: str, sources: Sequence[str]) -> Focus:
             unchecked.append(term)  # Chinese against English sources, or an English word reversed
             continue
         checkable.append(term)
-        one = Terms(
-            names=frozenset({term}) & focus.names,
-            numbers=frozenset({term}) & focus.numbers,
-            words=frozenset({term}) & focus.words,
-            quotes=frozenset({term}) & focus.quotes,
-        )
+        one = _alone(term, focus)
         if not any(len(found_in(one, source)) for source in pool):
             missing.append(term)
     return Focus(tuple(checkable), tuple(missing), tuple(unchecked))
@@ -187,17 +182,25 @@ def unnamed_subject(question: str, cited: Sequence[str], shown: Sequence[str]) -
     return name if 0 < holding and 2 * holding <= len(shown) else ""
 
 
-def held_in(question: str, focus: Focus, text: str) -> int:
-    """Return how many of a focus's terms one text holds, matched as the sources were."""
+def _alone(term: str, kinds: Terms) -> Terms:
+    """Return one focus term as Terms of its own kind (a name, a number, a word or a quote)."""
+    one = frozenset({term})
+    return Terms(
+        names=one & kinds.names,
+        numbers=one & kinds.numbers,
+        words=one & kinds.words,
+        quotes=one & kinds.quotes,
+    )
+
+
+def held_in(question: str, focus: Focus, texts: Sequence[str]) -> list[int]:
+    """Return, per text, how many of a focus's terms it holds, matched as the sources were."""
     asked = focus_terms(question)
-    count = 0
-    for term in focus.terms:
-        one = frozenset({term})
-        kind = Terms(
-            names=one & asked.names,
-            numbers=one & asked.numbers,
-            words=one - asked.names - asked.numbers - asked.quotes,
-            quotes=one & asked.quotes,
-        )
-        count += bool(len(found_in(kind, text)))
-    return count
+    kinds = Terms(
+        names=asked.names,
+        numbers=asked.numbers,
+        words=frozenset(focus.terms) - asked.names - asked.numbers - asked.quotes,
+        quotes=asked.quotes,
+    )
+    terms = [_alone(term, kinds) for term in focus.terms]
+    return [sum(bool(len(found_in(one, text))) for one in terms) for text in texts]

@@ -74,8 +74,6 @@ def stated_no(question: str, answer: str, cited: Sequence[str], focus: Focus | N
     wanted = len(focus.terms)
     share = WIDE_SHARE if focus.wide else HELD_SHARE
     needed = max(2, math.ceil(share * wanted - 1e-9))
-    for source in cited:
-        for sentence in source_sentences(source):
-            if negates(sentence) and held_in(question, focus, sentence) >= needed:
-                return sentence
-    return ""
+    negating = [s for source in cited for s in source_sentences(source) if negates(s)]
+    held = held_in(question, focus, negating)
+    return next((s for s, count in zip(negating, held, strict=True) if count >= needed), "")
