@@ -62,13 +62,16 @@ def role_of(system: str, user: str = "") -> str:
     raise AssertionError(f"unknown prompt: {system[:80]!r}")
 
 
+K2_BATTERY = "At the default interval the K2's batteries last about 14 months [1]."
+"""An answer the sample knowledge base (examples/sample_kb) supports, with the amount asked for."""
+
 DEFAULT_SCRIPT: dict[str, Reply] = {
     "classify": "simple",
     "translate": "What is the question in English?",
     "rewrite": "What is the standalone question?",
     "assess": "yes",
     "transform": "better search query",
-    "rag": "The answer is in the sources [1].",
+    "rag": "The Zephyr X2 kettle has a 1.7 litre capacity [1].",
     "regenerate": "A more careful answer [1].",
     "retry": "A second try that states the fact [1].",
     "direct": "A general-knowledge answer.",

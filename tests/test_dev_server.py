@@ -161,7 +161,10 @@ def test_a_cancelled_run_stops_its_model_and_the_next_run_is_not_held_up(
     other = client.threads.create()["thread_id"]
     out = client.runs.wait(other, next_graph, input=question)
     waited = time.monotonic() - cancelled_at
-    assert isinstance(out, dict) and out["answer"] == "The answer is in the sources [1]."
+    assert (
+        isinstance(out, dict)
+        and out["answer"] == "The Zephyr X2 kettle has a 1.7 litre capacity [1]."
+    )
     assert waited < 10, waited  # not the 19 s the cancelled answer had left to write
     assert client.runs.get(thread, run_id)["status"] in ("interrupted", "error")
     print(
@@ -185,7 +188,9 @@ def test_remote_graph_in_a_host_graph_takes_settings_through_configurable(server
     graph = host.compile()
     question = {"messages": [{"role": "user", "content": "How big is the Zephyr X2 kettle?"}]}
     wide = graph.invoke(question)
-    assert wide["messages"][-1].content.startswith("The answer is in the sources [1].")
+    assert wide["messages"][-1].content.startswith(
+        "The Zephyr X2 kettle has a 1.7 litre capacity [1]."
+    )
     assert len(wide["sources"]) > 1  # k=4: the other documents are listed, not cited
     narrow = graph.invoke(question, {"configurable": {"k": 1}})
     assert len(narrow["sources"]) == 1  # the served graph searched with k=1

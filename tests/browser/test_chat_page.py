@@ -28,7 +28,7 @@ pytestmark = pytest.mark.browser
 
 APP = Path(__file__).parent / "app"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
-ANSWER = "The answer is in the sources [1]."  # the scripted model's answer
+ANSWER = "The Zephyr X2 kettle has a 1.7 litre capacity [1]."  # the scripted model's answer
 
 
 def _npm_install(folder: Path, tool: str, timeout: int, env: dict[str, str] | None = None) -> None:
@@ -184,7 +184,7 @@ def test_agent_chat_ui_renders_the_answer_once_with_sources_and_a_follow_up(
             page.fill("textarea", question)
             page.get_by_role("button", name="Send").click()
             page.wait_for_function(
-                "n => document.body.innerText.split('The answer is in the sources').length - 1 >= n",
+                "n => document.body.innerText.split('The Zephyr X2 kettle has a 1.7 litre capacity').length - 1 >= n",
                 arg=turn,
                 timeout=60_000,
             )

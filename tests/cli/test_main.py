@@ -12,7 +12,7 @@ from adaptive_rag.cli import main as cli
 from adaptive_rag.knowledge import embeddings
 from adaptive_rag.providers import chat
 from fake_sources import SAMPLE, HashEmbeddings
-from fakes import ScriptedChatModel
+from fakes import K2_BATTERY, ScriptedChatModel
 from typer.testing import CliRunner
 
 runner = CliRunner()
@@ -75,10 +75,12 @@ def test_ask_prints_answer_sources_and_route(
 ) -> None:
     kb = str(tmp_path / "kb")
     invoke("ingest", str(SAMPLE), "--kb-path", kb)
-    monkeypatch.setattr(chat, "_MODELS", {chat.LOCAL_MODEL: ScriptedChatModel.with_script()})
+    monkeypatch.setattr(
+        chat, "_MODELS", {chat.LOCAL_MODEL: ScriptedChatModel.with_script(rag=K2_BATTERY)}
+    )
     result = invoke("ask", "How long does the Kestrel K2 battery last?", "--kb-path", kb)
     assert result.exit_code == 0, result.output
-    assert "The answer is in the sources [1]." in result.output
+    assert K2_BATTERY in result.output
     assert "Sources:" in result.output and "route: simple" in result.output
     thread = result.output.strip().splitlines()[-1].removeprefix("thread: ")
     follow = invoke("ask", "And the price?", "--kb-path", kb, "--thread", thread, "--json")
@@ -104,14 +106,16 @@ def test_chat_streams_steps_follows_up_and_answers_clarifications(
 ) -> None:
     kb = str(tmp_path / "kb")
     invoke("ingest", str(SAMPLE), "--kb-path", kb)
-    model = ScriptedChatModel.with_script(rewrite="How long does the Kestrel K2 take to boil?")
+    model = ScriptedChatModel.with_script(
+        rag=K2_BATTERY, rewrite="How long does the Kestrel K2 take to boil?"
+    )
     monkeypatch.setattr(chat, "_MODELS", {chat.LOCAL_MODEL: model})
     turns = "How long does the Kestrel K2 battery last?\nAnd how much does it cost?\n\n"
     result = runner.invoke(cli.app, ["chat", "--kb-path", kb], input=turns)
     assert result.exit_code == 0, result.output
     out = result.output
     assert "· classify -> simple" in out and "· retrieve" in out and "· generate" in out
-    assert out.count("The answer is in the sources [1].") == 2  # streamed once per turn
+    assert out.count(K2_BATTERY) == 2  # streamed once per turn
     assert "· rewrite_with_history -> How long does the Kestrel K2 take to boil?" in out
     assert "route: simple" in out and "[1] Kestrel K2 sensor" in out
     fresh = runner.invoke(

@@ -13,7 +13,7 @@ from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.knowledge.opening import open_store
 from adaptive_rag.knowledge.retriever import HybridRetriever
 from fake_sources import SAMPLE, HashEmbeddings
-from fakes import ScriptedChatModel
+from fakes import K2_BATTERY, ScriptedChatModel
 
 QUESTION = "How long does the Kestrel K2 battery last?"
 
@@ -27,7 +27,7 @@ class Cached:
             str(tmp_path / "kb"), "cache", "test:hash", create=True, embeddings=HashEmbeddings()
         )
         self.kb.ingest([str(SAMPLE)], progress=False)
-        self.model = ScriptedChatModel.with_script(**script)
+        self.model = ScriptedChatModel.with_script(**{"rag": K2_BATTERY, **script})
         self.graph = build_graph(
             services=Services(
                 chat_model=self.model,
