@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adaptive_rag.core.grounding import (
+    UNMEASURED,
     Focus,
     Grounding,
     SentenceCheck,
@@ -22,6 +23,7 @@ from adaptive_rag.core.grounding import (
     says_sources_lack,
     stated_no,
     supported_only,
+    unmeasured,
     unnamed_subject,
 )
 from adaptive_rag.core.judges import ANSWER_FEATURES, answer_features, decline_below
@@ -82,11 +84,14 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
     # terms: its unchecked first claim is read like any answer's, not taken as a guess
     wide = focus is not None and focus.wide
     guessed = bool(owned) and not (lacks or restated or wide) and unchecked_lead(grounding)
-    holds = grounding.grounded and not guessed
+    # how much / how many answered with no amount: a quality in place of the figure asked for
+    vague = checking and not lacks and unmeasured(question, grounding.answer)
+    holds = grounding.grounded and not guessed and not vague
     grounded = holds or not checking
+    why = "" if holds else UNMEASURED if vague else UNCHECKED_LEAD
     if checking:
         verdict = "grounded" if holds else "unsupported"
-        feedback = grounding.feedback or ("" if holds else f"{UNCHECKED_LEAD} ({owned})")
+        feedback = grounding.feedback or (f"{why} ({owned})" if why == UNCHECKED_LEAD else why)
         judged(update, "self_check", "rule", grounding.score, verdict, feedback)
     route = state.get("route")
     features = answer_features(
@@ -123,7 +128,7 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
     result = SelfCheck(
         grounded=grounded,
         answers_question=answerable,
-        feedback=(grounding.feedback or ("" if holds else UNCHECKED_LEAD))[:500],
+        feedback=(grounding.feedback or why)[:500],
     )
     update["check"] = result
     if not answerable:

@@ -5,10 +5,12 @@ sentences) and repairs the citations; `focus_of` whether a yes or a no's sources
 question asks; `unnamed_subject` whether an answer cites sources that lack the one name asked
 about while another source holds it; `says_sources_lack` whether an answer only says its
 sources do not hold it, `admits_lacking` whether a yes or no takes itself back so;
-`stated_no` whether a no's cited source states it in one sentence; `without_stray_yes_no` and
+`stated_no` whether a no's cited source states it in one sentence; `unmeasured` whether an
+answer to how much or how many states no amount; `without_stray_yes_no` and
 `consistent_yes_no` fix an answer's opening yes or no.
 """
 
+from adaptive_rag.core.grounding.amount import UNMEASURED, unmeasured
 from adaptive_rag.core.grounding.answer_check import (
     Grounding,
     SentenceCheck,
@@ -23,6 +25,7 @@ from adaptive_rag.core.grounding.unsaid import admits_lacking, says_sources_lack
 from adaptive_rag.core.grounding.yes_no import consistent_yes_no, without_stray_yes_no
 
 __all__ = [
+    "UNMEASURED",
     "Focus",
     "Grounding",
     "SentenceCheck",
@@ -34,6 +37,7 @@ __all__ = [
     "split",
     "stated_no",
     "supported_only",
+    "unmeasured",
     "unnamed_subject",
     "without_feedback",
     "without_stray_yes_no",

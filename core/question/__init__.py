@@ -1,9 +1,9 @@
 """The question's rules, no model: its form, its shape, and whose things it asks about.
 
 `small_talk`, `general_form` and `defined_term` read a greeting or a general question's form;
-`has_parts`, `split_parts`, `nested_reference`, `names_an_entity` and `asks_yes_no` read its
-shape for the route; `owned_by` says whether it asks about the knowledge base's own things or
-the world's.
+`has_parts`, `split_parts`, `nested_reference`, `names_an_entity`, `asks_yes_no` and
+`asks_amount` read its shape; `owned_by` says whether it asks about the knowledge base's own
+things or the world's.
 """
 
 from adaptive_rag.core.question.forms import (
@@ -14,6 +14,7 @@ from adaptive_rag.core.question.forms import (
 )
 from adaptive_rag.core.question.owned import Owned, Searched, owned_by, speaks_of_own, zipf
 from adaptive_rag.core.question.shape import (
+    asks_amount,
     asks_property_of,
     asks_yes_no,
     has_parts,
@@ -27,6 +28,7 @@ __all__ = [
     "Owned",
     "SmallTalk",
     "Searched",
+    "asks_amount",
     "asks_property_of",
     "asks_yes_no",
     "defined_term",

@@ -180,6 +180,23 @@ _ASKS_WHAT = re.compile(
 哪怕 (even if) and 几乎 (almost) are not 哪 and 几: "几乎不漏水吗？" still asks yes or no."""
 
 
+_AMOUNT = re.compile(
+    r"\bhow\s+(much|many|long|big|large|heavy|far|old|tall|high|wide|deep|loud|fast)\b"
+    r"|(?<!哪)多少|(?<![哪这那])几(?!乎|种|类|样|项|位|件|个方面)"
+    r"|多(大|长|久|重|高|远|宽|深|快|贵|响)",
+    re.IGNORECASE,
+)
+"""A question that asks for an amount: a number, a size, a length of time, a price.
+
+Not "how often" (answered "daily"), nor 哪几 or 几种 (which ones, which kinds: answered by names).
+"""
+
+
+def asks_amount(question: str) -> bool:
+    """Whether a question asks how much, how many or how long (多少, 几, 多久 in Chinese)."""
+    return bool(_AMOUNT.search(question))
+
+
 def asks_yes_no(question: str) -> bool:
     """Whether a question asks for yes or no (an auxiliary opens a clause; 吗, 是否 in Chinese)."""
     question = question.strip()
