@@ -26,12 +26,23 @@ UNMEASURED = "the question asks for an amount, and the answer states none"
 """Feedback for an answer that gives no amount to a question that asks for one."""
 
 
-def states_amount(answer: str) -> bool:
-    """Whether an answer states an amount: a number (in digits or words), or "free", "不限"."""
+_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-]*\d[A-Za-z0-9.\-]*")
+"""A token with a digit: a rating or a code ("IP65", "5G") that the number reader leaves out."""
+
+
+def states_amount(answer: str, question: str = "") -> bool:
+    """Whether an answer states an amount: a number, a code with a digit, or one in words.
+
+    A number in digits or words; a rating or code with a digit that the question does not hold
+    ("IP65"; not the "K2" asked about); or an amount in words ("free", "a week", "不限").
+    """
     text = without_citations(answer)
-    return bool(numbers_in(text, articles=True) or _IN_WORDS.search(text))
+    if numbers_in(text, articles=True) or _IN_WORDS.search(text):
+        return True
+    asked = question.lower()
+    return any(code.lower() not in asked for code in _CODE.findall(text))
 
 
 def unmeasured(question: str, answer: str) -> bool:
     """Whether a question asks for an amount and its answer states none."""
-    return asks_amount(question) and bool(answer.strip()) and not states_amount(answer)
+    return asks_amount(question) and bool(answer.strip()) and not states_amount(answer, question)

@@ -72,3 +72,12 @@ def test_an_amount_in_digits_or_words_or_another_question_is_not(
     question: str, answer: str
 ) -> None:
     assert not unmeasured(question, answer)
+
+
+def test_a_rating_or_code_the_question_does_not_hold_is_an_amount() -> None:
+    assert not unmeasured(
+        "Kestrel K2 的外壳防护等级是多少？", "Kestrel K2 的外壳防护等级是IP65[1]。"
+    )
+    assert unmeasured(
+        "K2 打印机工作时的噪音有多大？", "K2标签打印机工作时的噪音较大[1]。"
+    )  # K2: asked
