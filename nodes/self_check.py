@@ -22,6 +22,7 @@ from adaptive_rag.core.grounding import (
     focus_of,
     says_sources_lack,
     stated_no,
+    stated_yes,
     supported_only,
     unmeasured,
     unnamed_subject,
@@ -107,6 +108,7 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
     )
     update["answer_features"] = {name: round(features[name], 4) for name in ANSWER_FEATURES}
     lacking = focus.why() if focus is not None else ""
+    lacking = lacking or (_spread(question, grounding.answer, sources, focus) if owned else "")
     lacking = lacking or (_misbound(state, question, grounding.answer, sources) if checking else "")
     if lacks:
         answerable, probability, detail = False, None, "the answer says its sources do not state it"
@@ -173,6 +175,18 @@ def _focus(question: str, answer: str, sources: list[str]) -> Focus | None:
     if not asks_yes_no(question) or not sources:
         return None
     return focus_of(question, cited_sources(answer, sources) or sources)
+
+
+def _spread(question: str, answer: str, sources: list[str], focus: Focus | None) -> str:
+    """Say why a yes to an owned question is not what its sources state ('' when it is).
+
+    The sources it cites hold the question's focus only spread over sentences on other things
+    (core.grounding.stated_yes): a yes put together from them is the model's, not the documents'.
+    """
+    read = cited_sources(answer, sources) or sources
+    if focus is None or stated_yes(question, answer, read, focus):
+        return ""
+    return "no one sentence of the sources holds what the question asks: " + ", ".join(focus.terms)
 
 
 def _misbound(state: State, question: str, answer: str, sources: list[str]) -> str:

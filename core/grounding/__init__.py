@@ -5,9 +5,9 @@ sentences) and repairs the citations; `focus_of` whether a yes or a no's sources
 question asks; `unnamed_subject` whether an answer cites sources that lack the one name asked
 about while another source holds it; `says_sources_lack` whether an answer only says its
 sources do not hold it, `admits_lacking` whether a yes or no takes itself back so;
-`stated_no` whether a no's cited source states it in one sentence; `unmeasured` whether an
-answer to how much or how many states no amount; `without_stray_yes_no` and
-`consistent_yes_no` fix an answer's opening yes or no.
+`stated_no` and `stated_yes` whether a no's or a yes's cited source states it in one sentence;
+`unmeasured` whether an answer to how much or how many states no amount; `without_stray_yes_no`
+and `consistent_yes_no` fix an answer's opening yes or no.
 """
 
 from adaptive_rag.core.grounding.amount import UNMEASURED, unmeasured
@@ -20,7 +20,7 @@ from adaptive_rag.core.grounding.answer_check import (
 )
 from adaptive_rag.core.grounding.focus import Focus, focus_of, unnamed_subject
 from adaptive_rag.core.grounding.sentences import split
-from adaptive_rag.core.grounding.stated import stated_no
+from adaptive_rag.core.grounding.stated import stated_no, stated_yes
 from adaptive_rag.core.grounding.unsaid import admits_lacking, says_sources_lack
 from adaptive_rag.core.grounding.yes_no import consistent_yes_no, without_stray_yes_no
 
@@ -36,6 +36,7 @@ __all__ = [
     "says_sources_lack",
     "split",
     "stated_no",
+    "stated_yes",
     "supported_only",
     "unmeasured",
     "unnamed_subject",

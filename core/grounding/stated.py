@@ -71,9 +71,28 @@ def stated_no(question: str, answer: str, cited: Sequence[str], focus: Focus | N
         return ""
     if not answers_no(answer) or admits_anywhere(answer):
         return ""
-    wanted = len(focus.terms)
+    return _holding(question, focus, [s for c in cited for s in source_sentences(c) if negates(s)])
+
+
+def stated_yes(question: str, answer: str, cited: Sequence[str], focus: Focus | None) -> bool:
+    """Whether a yes (any answer but a no) has one cited sentence that holds the question's focus.
+
+    Read where the focus rule passed a yes ("Are unused vacation days paid out when I leave?" over a
+    page that names unused days, payment and leaving in three sentences on other things): a yes
+    is stated in one place, as a no is, by one sentence holding two thirds of the focus, two
+    terms at least. True when it is, when the answer is a no, or when the focus is not known whole,
+    is one term (held, the focus rule found) or is wide (several things asked, each stated apart).
+    """
+    if focus is None or not focus.known or focus.wide or len(focus.terms) < 2 or answers_no(answer):
+        return True
+    return bool(cited) and bool(
+        _holding(question, focus, [s for c in cited for s in source_sentences(c)])
+    )
+
+
+def _holding(question: str, focus: Focus, sentences: list[str]) -> str:
+    """Return the first sentence holding the share of the focus a statement needs ('' if none)."""
     share = WIDE_SHARE if focus.wide else HELD_SHARE
-    needed = max(2, math.ceil(share * wanted - 1e-9))
-    negating = [s for source in cited for s in source_sentences(source) if negates(s)]
-    held = held_in(question, focus, negating)
-    return next((s for s, count in zip(negating, held, strict=True) if count >= needed), "")
+    needed = max(2, math.ceil(share * len(focus.terms) - 1e-9))
+    held = held_in(question, focus, sentences)
+    return next((s for s, count in zip(sentences, held, strict=True) if count >= needed), "")

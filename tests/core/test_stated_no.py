@@ -1,8 +1,8 @@
-"""A no is stated by its source when one cited sentence holds the focus and negates."""
+"""A no (or a yes) is stated by its source when one cited sentence holds the focus (and negates)."""
 
 from __future__ import annotations
 
-from adaptive_rag.core.grounding import focus_of, stated_no
+from adaptive_rag.core.grounding import focus_of, stated_no, stated_yes
 from adaptive_rag.core.grounding.sentences import source_sentences
 from adaptive_rag.core.grounding.stated import answers_no, negates
 
@@ -74,3 +74,30 @@ def test_a_sentence_with_one_of_two_focus_terms_does_not_state_it() -> None:
 def test_a_source_missing_the_focus_states_nothing() -> None:
     question = "Can I bring my dog to the office?"
     assert _stated(question, "No [1].", "Pets are not allowed in the warehouse.") == ""
+
+
+LEAVE = (
+    "Full-time employees get 26 vacation days per year. You can carry over up to 5 unused days"
+    " into the next year. If you leave during the year, your days are calculated from your end"
+    " date. Salaries are paid on the 25th of each month."
+)
+PAYOUT = "Are unused vacation days paid out when I leave the company?"
+
+
+def _yes(question: str, answer: str, page: str) -> bool:
+    return stated_yes(question, answer, [page], focus_of(question, [page]))
+
+
+def test_a_yes_is_stated_by_one_sentence_holding_two_thirds_of_the_focus() -> None:
+    assert focus_of(PAYOUT, [LEAVE]).held  # the focus rule passes it: held, spread out
+    assert not _yes(PAYOUT, "Yes, they are paid out [1].", LEAVE)
+    stated = LEAVE + " Unused vacation days are paid out when you leave."
+    assert _yes(PAYOUT, "Yes, they are paid out [1].", stated)
+    assert _yes("Can I carry over unused days into the next year?", "Yes, up to 5 [1].", LEAVE)
+
+
+def test_a_no_a_one_term_focus_or_an_unknown_focus_is_not_read() -> None:
+    assert _yes(PAYOUT, "No, unused days are not paid out [1].", LEAVE)  # a no: stated_no's
+    assert _yes("Is there a canteen?", "Yes [1].", "There is a canteen on the ground floor.")
+    assert _yes("K2 打印机支持蓝牙吗？", "是的[1]。", "The K2 prints labels.")  # another script
+    assert stated_yes(PAYOUT, "Yes [1].", [LEAVE], None)  # not a yes/no question
