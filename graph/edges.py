@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from adaptive_rag.schema.reading import answered_before, budget, from_web, has_history, rule_on
+from adaptive_rag.schema.reading import (
+    answered_before,
+    budget,
+    can_search_web,
+    from_web,
+    has_history,
+    rule_on,
+)
 from adaptive_rag.schema.state import State, SubQuestionState
 from langgraph.types import Send
 
@@ -12,13 +19,6 @@ from langgraph.types import Send
 def can_rewrite(state: State) -> bool:
     """Whether another query rewrite fits the budget."""
     return state.get("rewrites", 0) < budget(state, "rewrite_budget")
-
-
-def can_search_web(state: State) -> bool:
-    """Whether the web is reachable and another web search fits the budget."""
-    return bool(state.get("web_available")) and state.get("web_searches", 0) < budget(
-        state, "web_search_budget"
-    )
 
 
 def after_intake(state: State) -> Literal["recall", "classify", "finalize"]:

@@ -1,6 +1,9 @@
 """What transform_query asks the model: a better search query for a question the search missed."""
 
+from adaptive_rag.prompts.classify import LANGUAGES, translation
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+__all__ = ["LANGUAGES", "messages", "translation"]
 
 SYSTEM = """The search for this question found nothing useful. Write one better search query for it:
 name the key entities and terms, drop filler words, keep the question's language.

@@ -43,6 +43,13 @@ def budget(state: State, name: Budget) -> int:
     return int((state.get("rules") or {}).get(name, 0))
 
 
+def can_search_web(state: State) -> bool:
+    """Whether the web is reachable and another web search fits the budget."""
+    return bool(state.get("web_available")) and state.get("web_searches", 0) < budget(
+        state, "web_search_budget"
+    )
+
+
 def has_history(state: State) -> bool:
     """Whether the conversation holds earlier answered turns before this question."""
     return len(conversation(state.get("messages") or [])) > 1
