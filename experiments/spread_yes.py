@@ -14,35 +14,26 @@ answerable and not, and whether the run had declined them.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 from adaptive_rag.core.grounding import focus_of, stated_yes
-from adaptive_rag.core.question import asks_yes_no
 from adaptive_rag.core.text import cited_sources
-from run_folders import print_replays
+from run_folders import outcome, print_replays, yes_no_answers
 
 
 def replay(path: Path) -> tuple[dict[str, int], list[str]]:
     """Return the yes answers not stated in one sentence, counted by outcome, and a line each."""
     counts: Counter[str] = Counter()
     lines = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        features = row.get("features") or {}
-        if row["config"] != "adaptive" or features.get("direct") or not features.get("owned"):
-            continue
-        answer = row.get("written") or row["answer"]
-        read = row.get("sources_read") or []
-        if not answer or not read or not asks_yes_no(row["question"]):
+    for row, answer, read in yes_no_answers(path):
+        if not (row.get("features") or {}).get("owned"):
             continue
         cited = cited_sources(answer, read) or read
         focus = focus_of(row["question"], cited)
         if not focus.held or stated_yes(row["question"], answer, cited, focus):
             continue
-        label = "unanswerable" if row.get("impossible") else "right" if row["acc"] else "wrong"
-        declined = "declined" if row["declined"] else "answered"
+        label, declined = outcome(row)
         counts[f"{label}, {declined}"] += 1
         lines.append(f"  {label}, {declined}: {row['question']!r} -> {answer[:80]!r}")
     return dict(sorted(counts.items())), lines

@@ -13,36 +13,25 @@ them.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 from adaptive_rag.core.grounding import focus_of, stated_no
-from adaptive_rag.core.question import asks_yes_no
 from adaptive_rag.core.text import cited_sources
-from run_folders import print_replays
+from run_folders import outcome, print_replays, yes_no_answers
 
 
 def replay(path: Path) -> tuple[dict[str, int], list[str]]:
     """Return the stated answers counted by outcome, and a line for each."""
     counts: Counter[str] = Counter()
     lines = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        features = row.get("features") or {}
-        if row["config"] != "adaptive" or features.get("direct"):
-            continue
-        answer = row.get("written") or row["answer"]
-        read = row.get("sources_read") or []
-        if not answer or not read or not asks_yes_no(row["question"]):
-            continue
+    for row, answer, read in yes_no_answers(path):
         cited = cited_sources(answer, read)
         focus = focus_of(row["question"], cited or read)
         sentence = stated_no(row["question"], answer, cited, focus)
         if not sentence:
             continue
-        label = "unanswerable" if row.get("impossible") else "right" if row["acc"] else "wrong"
-        declined = "declined" if row["declined"] else "answered"
+        label, declined = outcome(row)
         counts[f"{label}, {declined}"] += 1
         lines.append(f"  {label}, {declined}: {row['question']!r} <- {sentence!r}")
     return dict(sorted(counts.items())), lines

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from adaptive_rag.core.grounding import unmeasured
 from adaptive_rag.core.question import asks_amount
-from run_folders import print_replays
+from run_folders import outcome, print_replays
 
 
 def replay(path: Path) -> tuple[dict[str, int], list[str]]:
@@ -31,11 +31,10 @@ def replay(path: Path) -> tuple[dict[str, int], list[str]]:
         answer = row.get("written") or row["answer"]
         if not answer or not asks_amount(row["question"]):
             continue
-        label = "unanswerable" if row.get("impossible") else "right" if row["acc"] else "wrong"
+        label, declined = outcome(row)
         counts[f"asks an amount, {label}"] += 1
         if not unmeasured(row["question"], answer):
             continue
-        declined = "declined" if row["declined"] else "answered"
         counts[f"failed: {label}, {declined}"] += 1
         said = f"{row['question']!r} -> {answer[:90]!r}"
         lines.append(f"  {row['config']} {label}, {declined}: {said}")
