@@ -11,7 +11,7 @@ from typing import Any
 
 from adaptive_rag import Context, Services, build_graph
 from adaptive_rag.prompts import answer_general as general_prompts
-from fake_sources import KeywordRetriever
+from fake_sources import KeywordRetriever, Titled
 from fakes import ScriptedChatModel, ScriptedJudge
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
@@ -165,22 +165,6 @@ class _ByScript(BaseRetriever):
         return self.chinese if re.search(r"[\u4e00-\u9fff]", query) else self.english
 
 
-class _Titles:
-    """What Services reads of a knowledge base for its main language: its sources' titles."""
-
-    def __init__(self, titles: dict[str, int]) -> None:
-        self.titles = titles
-
-    def sources(self) -> list[dict[str, Any]]:
-        return [{"title": t, "chunks": n} for t, n in self.titles.items()]
-
-    def revision(self) -> int:
-        return 1
-
-    def answer_cache(self) -> Any:
-        raise AssertionError("the answer cache is off in these runs")
-
-
 def _across(model: ScriptedChatModel, relevance: ScriptedJudge, titles: dict[str, int]) -> Any:
     overtime = Document(
         page_content="Overtime must be approved in advance by your manager. No employee may"
@@ -193,7 +177,7 @@ def _across(model: ScriptedChatModel, relevance: ScriptedJudge, titles: dict[str
     )
     retriever = _ByScript(english=[overtime], chinese=[depot])
     services = Services(
-        chat_model=model, retriever=retriever, knowledge=_Titles(titles), relevance=relevance
+        chat_model=model, retriever=retriever, knowledge=Titled(titles), relevance=relevance
     )
     return build_graph(services=services)
 

@@ -6,22 +6,8 @@ from typing import Any
 
 from adaptive_rag import Context, Services
 from adaptive_rag.nodes.transform_query import transform_query
-from fake_sources import KeywordRetriever, kb_docs
+from fake_sources import KeywordRetriever, Titled, kb_docs
 from fakes import ScriptedChatModel
-
-
-class _Titles:
-    """What Services reads of a knowledge base for its main language: its sources' titles."""
-
-    def __init__(self, titles: dict[str, int]) -> None:
-        self.titles = titles
-
-    def sources(self) -> list[dict[str, Any]]:
-        return [{"title": t, "chunks": n} for t, n in self.titles.items()]
-
-    def revision(self) -> int:
-        return 1
-
 
 TRANSLATED = "How many vacation days does a full-time employee get?"
 
@@ -29,7 +15,7 @@ TRANSLATED = "How many vacation days does a full-time employee get?"
 def _query(titles: dict[str, int], translate: str = TRANSLATED, **state: Any) -> tuple[str, Any]:
     model = ScriptedChatModel.with_script(translate=translate, transform="年假 天数 全职员工")
     services = Services(
-        chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), knowledge=_Titles(titles)
+        chat_model=model, retriever=KeywordRetriever(docs=kb_docs()), knowledge=Titled(titles)
     )
     asked = {"standalone": "全职员工一年有多少天年假？", "language": "zh", **state}
     update = transform_query(asked, Context(), services)  # type: ignore[arg-type]
