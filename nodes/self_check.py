@@ -107,16 +107,17 @@ def self_check(state: State, ctx: Context, services: Services) -> Update:
         chinese=state.get("language") == "zh",
     )
     update["answer_features"] = {name: round(features[name], 4) for name in ANSWER_FEATURES}
+    cited = cited_sources(grounding.answer, sources)
     lacking = focus.why() if focus is not None else ""
-    lacking = lacking or (_spread(question, grounding.answer, sources, focus) if owned else "")
-    lacking = lacking or (_misbound(state, question, grounding.answer, sources) if checking else "")
+    lacking = lacking or (
+        _spread(question, grounding.answer, cited or sources, focus) if owned else ""
+    )
+    lacking = lacking or (_misbound(state, question, cited, sources) if checking else "")
     if lacks:
         answerable, probability, detail = False, None, "the answer says its sources do not state it"
     elif lacking:
         answerable, probability, detail = False, None, lacking
-    elif stated := stated_no(
-        question, grounding.answer, cited_sources(grounding.answer, sources), focus
-    ):
+    elif stated := stated_no(question, grounding.answer, cited, focus):
         answerable, probability, detail = True, None, f"its cited source states the no: {stated!r}"
         update["answerable_p"] = None  # not judged: an earlier writing's probability is not this
     else:
@@ -177,19 +178,19 @@ def _focus(question: str, answer: str, sources: list[str]) -> Focus | None:
     return focus_of(question, cited_sources(answer, sources) or sources)
 
 
-def _spread(question: str, answer: str, sources: list[str], focus: Focus | None) -> str:
+def _spread(question: str, answer: str, read: list[str], focus: Focus | None) -> str:
     """Say why a yes to an owned question is not what its sources state ('' when it is).
 
-    The sources it cites hold the question's focus only spread over sentences on other things
+    `read`: the sources the answer cites, else all it was given (as its focus was read). They
+    hold the question's focus only spread over sentences on other things
     (core.grounding.stated_yes): a yes put together from them is the model's, not the documents'.
     """
-    read = cited_sources(answer, sources) or sources
     if focus is None or stated_yes(question, answer, read, focus):
         return ""
     return "no one sentence of the sources holds what the question asks: " + ", ".join(focus.terms)
 
 
-def _misbound(state: State, question: str, answer: str, sources: list[str]) -> str:
+def _misbound(state: State, question: str, cited: list[str], sources: list[str]) -> str:
     """Say why an answer is bound to a source on another thing ('' when it is not).
 
     The question names one thing; the sources the answer cites do not name it, and another
@@ -202,7 +203,7 @@ def _misbound(state: State, question: str, answer: str, sources: list[str]) -> s
         return ""
     if any(from_web(d) for d in state.get("documents") or []):
         return ""
-    name = unnamed_subject(question, cited_sources(answer, sources), sources)
+    name = unnamed_subject(question, cited, sources)
     return (
         f"the sources cited do not name {name!r}, which another source found does" if name else ""
     )
