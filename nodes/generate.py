@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from adaptive_rag.core.grounding import consistent_yes_no, without_feedback, without_stray_yes_no
+from adaptive_rag.core.grounding import (
+    consistent_yes_no,
+    says_sources_lack,
+    without_feedback,
+    without_stray_yes_no,
+)
+from adaptive_rag.core.question import asks_yes_no
 from adaptive_rag.core.text import (
     Language,
     answers_in,
@@ -94,6 +100,11 @@ def generate(state: State, ctx: Context, services: Services) -> Update:
         update["regenerations"] = 1
     docs, messages = _prompt(state, ctx, mode, language, update)
     written = _write(state, ctx, services, messages, bool(docs), update)
+    if written is not None and _read_again(state, mode, written[0], update):
+        note(update, "generate: an open question's answer said the sources do not say; read again")
+        _, messages = _prompt(state, ctx, mode, language, update, form="open")
+        update["regenerations"] = int(update.get("regenerations") or 0) + 1
+        written = _write(state, ctx, services, messages, bool(docs), update) or written
     if written is None:
         failures = [f for f in update.get("failures") or [] if not isinstance(f, str)]
         reason = f"the model failed ({failures[-1]['message'] if failures else 'no reply'})"
@@ -170,6 +181,21 @@ def _write(
     return answer, problem
 
 
+def _read_again(state: State, mode: GenerationMode, answer: str, update: Update) -> bool:
+    """Whether an answer that says its sources lack the answer is written once more, "open".
+
+    The answer prompt asks a yes/no question to open with yes or no; a small model then opens
+    an answer to "What is the fee?" with "No," and goes on to "the sources do not say", though
+    a source it was shown states the fee. An open question (core.question.asks_yes_no reads no
+    yes or no) answered so is asked again without that line, within the regeneration budget.
+    """
+    question = state.get("standalone") or ""
+    if mode not in ("rag", "regenerate") or asks_yes_no(question):
+        return False
+    spent = state.get("regenerations", 0) + int(update.get("regenerations") or 0)
+    return spent < budget(state, "regeneration_budget") and says_sources_lack(answer)
+
+
 def _clean(text: str, state: State) -> str:
     """Echoed source markup as [n]; no stray 'Yes,', and no 'Yes,' before a clause that says no.
 
@@ -183,7 +209,12 @@ def _clean(text: str, state: State) -> str:
 
 
 def _prompt(
-    state: State, ctx: Context, mode: GenerationMode, language: Language, update: Update
+    state: State,
+    ctx: Context,
+    mode: GenerationMode,
+    language: Language,
+    update: Update,
+    form: prompts.AnswerForm = "any",
 ) -> tuple[list[Document], list[BaseMessage]]:
     """Return the documents shown and the messages for this mode (sources first)."""
     question = state.get("standalone") or ""
@@ -200,7 +231,7 @@ def _prompt(
         update["documents"] = [RESET, *docs]
         task = prompts.answer_task(question, state.get("check"))
     else:
-        task = prompts.answer_task(question, state.get("check"))
+        task = prompts.answer_task(question, state.get("check"), form)
     messages, worked = prompts.source_messages(docs, task, question, language)
     if worked:  # the user sees what the answer was told, not only the model
         note(update, f"generate: {worked.strip()}")

@@ -19,9 +19,18 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 IF_MISSING = "If the sources do not contain the answer, say that the sources do not say."
 """The missing-answer line of every task that answers from sources."""
 
+AnswerForm = Literal["any", "open"]
+"""How an answer from sources is asked to open: "any" question may ask yes or no; an "open" one
+asks what, who, how much …, so the prompt says nothing of yes or no."""
+
+FORM: dict[AnswerForm, str] = {
+    "any": "Answer in two or three sentences; if the question asks yes or no, begin with that yes or no (in the answer's language).",
+    "open": "Answer in two or three sentences.",
+}
+
 RAG_TASK = """Task: answer the question using only the sources above.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
-Answer in two or three sentences; if the question asks yes or no, begin with that yes or no (in the answer's language).
+{form}
 {if_missing}
 Question: {question}"""
 
@@ -36,7 +45,7 @@ HOPS_TASK = """Task: the question was searched step by step; each step noted the
 {steps}
 Answer the original question from the sources above, using the facts found.
 Cite the sources you use with their numbers in square brackets, like [1] or [2][3].
-Answer in two or three sentences; if the question asks yes or no, begin with that yes or no (in the answer's language).
+{form}
 {if_missing}
 Original question: {question}"""
 
@@ -102,17 +111,23 @@ def direct_messages(question: str, language: Language) -> list[BaseMessage]:
     return [SystemMessage(DIRECT_SYSTEM), HumanMessage(user)]
 
 
-def answer_task(question: str, check: SelfCheck | None) -> str:
-    """Return the task of an answer from sources, or of its rewrite after a failed fact check."""
+def answer_task(question: str, check: SelfCheck | None, form: AnswerForm = "any") -> str:
+    """Return the task of an answer from sources, or of its rewrite after a failed fact check.
+
+    `form` "open" leaves out the yes-or-no line, for a question that asks none.
+    """
+    fields = {"question": question, "if_missing": IF_MISSING, "form": FORM[form]}
     if check is None or check["grounded"]:
-        return RAG_TASK.format(question=question, if_missing=IF_MISSING)
+        return RAG_TASK.format(**fields)
     feedback = str(check["feedback"] or "it made claims the sources do not support")
-    return REGENERATE_TASK.format(feedback=feedback, question=question, if_missing=IF_MISSING)
+    return REGENERATE_TASK.format(feedback=feedback, **fields)
 
 
 def hops_task(hops: Sequence[Hop], question: str) -> str:
     """Return the task of an answer from the facts a step-by-step search found."""
-    return HOPS_TASK.format(steps=describe_hops(hops), question=question, if_missing=IF_MISSING)
+    return HOPS_TASK.format(
+        steps=describe_hops(hops), question=question, if_missing=IF_MISSING, form=FORM["any"]
+    )
 
 
 def source_messages(

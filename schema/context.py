@@ -129,8 +129,8 @@ class Context:
     max_regenerations: int = field(
         default=1,
         metadata=_about(
-            "Answers written again after a failed check (or an empty or wrong-language answer),"
-            " 0-10. Default 1."
+            "Answers written again after a failed check (or an empty or wrong-language answer,"
+            " or an answer to an open question that says the sources do not say), 0-10. Default 1."
         ),
     )
     max_web_searches: int = field(
