@@ -96,11 +96,29 @@ def word_found(word: str, haystack: str) -> bool:
     """Whether a Chinese word is in a text: whole, or at least half of its character pairs.
 
     jieba cuts the same phrase differently in different sentences ("保修期" in an answer,
-    "保修" in the source), so a longer word counts as found when half its pairs are there.
+    "保修" in the source), so a longer word counts as found when half its pairs are there. A
+    word of two characters is also found inside two words joined on their last character
+    (`_in_joined`: 上班 in 上下班).
     """
     if word in haystack:
         return True
+    if len(word) == 2:
+        return _in_joined(word, haystack)
     if len(word) < 3:
         return False
     pairs = [word[i : i + 2] for i in range(len(word) - 1)]
     return 2 * sum(p in haystack for p in pairs) >= len(pairs)
+
+
+def _in_joined(word: str, haystack: str) -> bool:
+    """Whether a two-character word stands in two words joined on their shared last character.
+
+    Chinese joins two words that end alike into one of three characters: 上下班 is 上班 and 下班,
+    进出口 进口 and 出口, 中小学 中学 and 小学. The word's first character, one more, then its
+    last, count when that other character with the last is a word of jieba's dictionary too.
+    """
+    first, last = word[0], word[1]
+    for found in re.finditer(re.escape(first) + r"([\u4e00-\u9fff])" + re.escape(last), haystack):
+        if not unknown(found.group(1) + last):
+            return True
+    return False

@@ -88,6 +88,22 @@ def test_found_in_chinese_by_characters_and_across_languages() -> None:
     assert found_in(terms_of("Heron 网关享有两年保修"), english).numbers == {"2 year"}
 
 
+@pytest.mark.parametrize(
+    ("word", "source", "found"),
+    [
+        ("上班", "员工上下班须刷工卡考勤。", True),  # 上下班: 上班 and 下班
+        ("进口", "公司从事进出口贸易。", True),
+        ("早班", "早晚班各八小时。", True),
+        ("上班", "上午班从七点开始。", False),  # 午班 is no word: 上午 and 班
+        ("产假", "产后假期另行规定。", False),  # 后假 joins nothing
+    ],
+)
+def test_a_chinese_word_inside_two_words_joined_on_their_last_character(
+    word: str, source: str, found: bool
+) -> None:
+    assert (word in found_in(Terms(words=frozenset({word})), source).words) is found
+
+
 def test_a_multiword_name_needs_each_distinctive_token() -> None:
     source = "The standard Heron costs 189 EUR and the Heron Pro costs 329 EUR."
     assert found_in(
