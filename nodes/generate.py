@@ -219,6 +219,8 @@ def _prompt(
     """Return the documents shown and the messages for this mode (sources first)."""
     question = state.get("standalone") or ""
     docs = list(state.get("documents") or [])
+    if mode == "direct" and state.get("talk") == "greeting":
+        return [], prompts.talk_messages(question, language)
     if mode in ("direct", "fallback"):
         return [], prompts.direct_messages(question, language)
     if mode == "synthesis" and state.get("hops"):
@@ -256,6 +258,6 @@ def _notices(mode: GenerationMode, state: State, language: Language) -> tuple[li
     if route and route["category"] == "realtime" and state.get("web_status") != "ok":
         reason = state.get("web_status") or "web search unavailable"
         before.append(prompts.WEB_UNAVAILABLE_NOTE[language].format(reason=reason))
-    if mode == "direct":
+    if mode == "direct" and state.get("talk") != "greeting":  # a greeting states no fact
         return [], [prompts.DIRECT_NOTE[language]]
     return before, []

@@ -65,6 +65,13 @@ No documents were searched for this answer."""
 
 DIRECT_USER = "Question: {question}\n{cue}"
 
+TALK_SYSTEM = """You are the assistant of a knowledge base. You answer questions from its documents and cite them; a general question you answer from general knowledge and say so; what the documents do not say, you do not guess.
+The user's message is small talk: a greeting, thanks, an apology, or a question about you. Reply to it briefly and kindly, in one or two sentences. Do not repeat the message."""
+
+TALK_USER = "Message: {question}\n{cue}"
+
+TALK_CUE = {"en": "Reply in English:", "zh": "请用中文回复："}
+
 DIRECT_CUE = {"en": "Answer in English:", "zh": "请用中文回答："}
 
 DECLINE = {
@@ -103,6 +110,12 @@ DIRECT_NOTE = {
 SOURCES_HEADING = {"en": "Sources:", "zh": "来源："}
 """Heading of the cited-sources list a chat message carries under its answer."""
 FAILED_ANSWER = "Sorry, I could not answer this question: {reason}."
+
+
+def talk_messages(message: str, language: Language) -> list[BaseMessage]:
+    """Return the small-talk prompt: what the assistant does, then the message to reply to."""
+    user = TALK_USER.format(question=message, cue=TALK_CUE[language])
+    return [SystemMessage(TALK_SYSTEM), HumanMessage(user)]
 
 
 def direct_messages(question: str, language: Language) -> list[BaseMessage]:

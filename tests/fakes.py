@@ -45,6 +45,7 @@ ROLES: list[tuple[str, str]] = [
     ("rewrite", rewrite_with_history.SYSTEM_ZH[:20]),
     ("transform", transform_query.SYSTEM[:40]),
     ("direct", generate.DIRECT_SYSTEM[:40]),
+    ("talk", generate.TALK_SYSTEM[:40]),
 ]
 
 Reply = str | Exception | Callable[[str], str]
@@ -75,6 +76,7 @@ DEFAULT_SCRIPT: dict[str, Reply] = {
     "regenerate": "A more careful answer [1].",
     "retry": "A second try that states the fact [1].",
     "direct": "A general-knowledge answer.",
+    "talk": "Hello! Ask me anything about your documents.",
     "hop": '{"finding": "", "answerable": true, "next_query": ""}',
     "hops_answer": "Answer from the hops [1][2].",
 }

@@ -1,12 +1,14 @@
 """What a question's form alone says: small talk that needs no fact, or a general-knowledge form.
 
-Small talk (a greeting, thanks, a goodbye or an apology; a sum; a translation) is answered by the
-model with no search and no check: there is no fact in it to know or look up. A general-knowledge
-form (a definition, what an abbreviation stands for, "什么是 X") asks what any encyclopedia
-says; it is answered from the model's own knowledge when the knowledge base holds no likely
-source for it, or when it asks what one term means (`defined_term`) and the knowledge base has no
-page on the term itself, and the question names nothing the knowledge base owns
-(nodes/classify, nodes/answer_general).
+Small talk (a greeting, thanks, a goodbye or an apology, a question to the assistant about
+itself; a sum; a translation) is answered by the model with no search and no check: there is no
+fact in it to know or look up; a greeting or a question about the assistant is replied to from
+what the assistant is told it does (prompts.generate TALK_SYSTEM), with no general-knowledge
+label. A general-knowledge form (a definition, what an abbreviation stands for, "什么是 X") asks
+what any encyclopedia says; it is answered from the model's own knowledge when the knowledge base
+holds no likely source for it, or when it asks what one term means (`defined_term`) and the
+knowledge base has no page on the term itself, and the question names nothing the knowledge base
+owns (nodes/classify, nodes/answer_general).
 """
 
 from __future__ import annotations
@@ -33,6 +35,21 @@ _PLEASANTRY = re.compile(
     re.IGNORECASE,
 )
 """A greeting, thanks, a goodbye, an apology or an acknowledgement, as a message opens."""
+
+_ABOUT_YOU = re.compile(
+    r"^[\s!.,。！，~]*(?:(?:please|and|so|请问|那)\s*)?"
+    r"(?:what can you do|what do you do|what can you help (?:me )?with|who are you|what are you"
+    r"|how can you help(?: me)?|what can i ask(?: you)?|what do you know"
+    r"|how (?:is|was) your (?:day|weekend|morning|evening)(?: going)?"
+    r"|how are you(?: doing)?(?: today)?"
+    r"|你能做什么|你会做什么|你可以做什么|你能做些什么|你会什么|你是谁|你能帮我做什么|你能帮我什么"
+    r"|你可以帮我做什么|你有什么功能|你有哪些功能|你能干什么)"
+    r"[\s!.,。！，?？~]*$",
+    re.IGNORECASE,
+)
+"""A question to the assistant about itself ("What can you do?", "你是谁？", "How is your day
+going?"), alone or after a greeting: small talk, which the reply answers from what the assistant
+is told it does, not a fact to look up."""
 
 _TAIL = 60
 """Characters a pleasantry may run on after its opening words ("Sorry, I made a typo.")."""
@@ -69,8 +86,14 @@ def _is_sum(question: str) -> bool:
 
 
 def _is_pleasantry(question: str) -> bool:
-    """Whether a message is a pleasantry with at most a short tail that asks nothing."""
+    """Whether a message is a pleasantry or a question to the assistant about itself.
+
+    A pleasantry may run on in a short tail that asks nothing ("Sorry, I made a typo."); a
+    question about the assistant may follow a pleasantry ("你好，你能做什么？") or stand alone.
+    """
     opened = _PLEASANTRY.match(question)
+    if _ABOUT_YOU.match(question[opened.end() :] if opened else question):
+        return True
     if not opened:
         return False
     tail = question[opened.end() :]

@@ -139,7 +139,7 @@ def test_serve_refuses_without_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_unreachable_model_server_exits_5(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    model = ScriptedChatModel.with_script(direct=ConnectionError("Connection refused"))
+    model = ScriptedChatModel.with_script(talk=ConnectionError("Connection refused"))
     monkeypatch.setattr(chat, "_MODELS", {chat.LOCAL_MODEL: model})
     result = invoke("ask", "Hello!", "--kb-path", str(tmp_path / "kb"))
     assert result.exit_code == cli.EXIT_NETWORK and "could not be reached" in result.output

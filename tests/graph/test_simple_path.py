@@ -21,9 +21,29 @@ def test_general_question_answers_directly_without_retrieval(make_harness: Any) 
     assert out["route"]["category"] == "general" and out["route"]["method"] == "rule"
     assert out["diagnostics"]["steps"] == ["intake", "recall", "classify", "generate", "finalize"]
     assert out["diagnostics"]["retrievals"] == 0
+    assert h.model.roles() == {"talk": 1}  # replied to as small talk, by what the assistant does
+    assert generate_prompts.DIRECT_NOTE["en"] not in out["answer"]  # a greeting states no fact
+    assert out["sources"] == [] and out["verified"] is False and out["confidence"] == 0.5
+
+
+@pytest.mark.parametrize("message", ["你好，你能做什么？", "Good morning! How is your day going?"])
+def test_a_question_to_the_assistant_about_itself_is_small_talk(
+    make_harness: Any, message: str
+) -> None:
+    h = make_harness(
+        talk=lambda user: "你好！我可以回答知识库里的问题。" if "中文" in user else "Hi!"
+    )
+    out = h.ask(message)
+    assert out["route"]["method"] == "rule" and out["diagnostics"]["retrievals"] == 0
+    assert h.model.roles() == {"talk": 1} and out["answerable"] is True
+    assert out["sources"] == [] and out["answer"] in ("你好！我可以回答知识库里的问题。", "Hi!")
+
+
+def test_a_sum_is_answered_directly_and_labelled(make_harness: Any) -> None:
+    h = make_harness()
+    out = h.ask("What is 12 times 7?")
     assert h.model.roles() == {"direct": 1}
     assert generate_prompts.DIRECT_NOTE["en"] in out["answer"]
-    assert out["sources"] == [] and out["verified"] is False and out["confidence"] == 0.5
 
 
 def test_model_classified_general_question(make_harness: Any) -> None:

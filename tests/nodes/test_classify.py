@@ -22,6 +22,9 @@ from adaptive_rag.nodes.classify import classify_by_rules, names_an_entity, pars
         ("Sorry, I made a typo.", True, "general"),
         ("Have a great weekend!", False, "general"),
         ("How are you?", False, "general"),
+        ("你好，你能做什么？", False, "general"),  # a question to the assistant about itself
+        ("Good morning! How is your day going?", False, "general"),
+        ("Who are you?", False, "general"),
         ("好的，明白了。", True, "general"),
         ("Translate 'warranty' into French", False, "general"),
         ("翻译一下这句话", False, "general"),
@@ -63,6 +66,8 @@ def test_rules_are_sure_of_clear_cases(question: str, history: bool, expected: s
         "Thanks, and how do I reset the kettle?",
         "Sorry, what is the return window?",
         "Hi, tell me about the warranty",
+        "What can you do with the Zephyr X2 kettle?",  # about a thing, not the assistant
+        "你能做什么饭？",
         "谢谢，那退货政策怎么样",
         "Nice is a city in France.",
         "What is 3?",  # a number alone is not a sum

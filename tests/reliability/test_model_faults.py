@@ -23,7 +23,8 @@ REACHES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "transform": ("How big is the Zephyr X2 kettle?", {"relevance": [0.0]}, {}),
     "rag": ("How big is the Zephyr X2 kettle?", {}, {}),
     "regenerate": ("How big is the Zephyr X2 kettle?", {"rag": "It costs 49 dollars [1]."}, {}),
-    "direct": ("Hello!", {}, {}),
+    "direct": ("What is 12 times 7?", {}, {}),
+    "talk": ("Hello!", {}, {}),
     "assess": ("How big is the Zephyr X2 kettle?", {"relevance": [0.9, 0.1]}, {}),  # one likely
 }
 FAULTS: dict[str, Any] = {
