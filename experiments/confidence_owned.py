@@ -1,4 +1,4 @@
-"""Whether the confidence map separates right from wrong better when it reads `owned`.
+"""Whether the confidence map separates right from wrong better reading `owned`, or read apart.
 
     python experiments/confidence_owned.py handbook=eval-out/hb/results.jsonl \
         squad2=eval-out/pairs/after-squad2/results.jsonl ...
@@ -8,6 +8,11 @@ nodes/finalize.py `confidence_features`), `owned` among them, which the installe
 read. This refits the map (a standardised logistic model, as `eval calibrate` fits it) with and
 without `owned` on every run but one, and prints on the run left out the AUROC of right against
 wrong and the ECE (10 bins), beside the installed map's on the same answers.
+
+A third refit reads declines and answers apart: each feature but `declined` twice, once for a
+decline and once for an answer (zero for the other), so a judge's probability that the sources
+answer the question may count for an answer and against a decline, which one weight shared by
+both cannot.
 """
 
 from __future__ import annotations
@@ -47,8 +52,15 @@ def main() -> None:
     y = np.array([float(bool(r["acc"])) for r in rows])
     sets = np.array([r["set"] for r in rows])
     shipped = np.array([installed.probability(r["features"]) for r in rows])
-    for label, names in (("refit", base), ("refit with owned", [*base, "owned"])):
-        x = np.array([[float(r["features"].get(n, 0.0)) for n in names] for r in rows])
+    owned = [*base, "owned"]
+    variants = (
+        ("refit", base, plain),
+        ("refit with owned", owned, plain),
+        ("refit with owned, declines and answers apart", owned, apart),
+    )
+    for label, names, read in variants:
+        x = np.array([read(r["features"], names) for r in rows])
+        names = [f"f{i}" for i in range(x.shape[1])]
         print(f"## {label}")
         for name in dict.fromkeys(sets):
             test = sets == name
@@ -61,6 +73,18 @@ def main() -> None:
                 f" (installed {shown(auc(y[test], shipped[test]))}), ECE {ece:.3f}"
                 f" (installed {ece_shipped:.3f})"
             )
+
+
+def plain(features: dict[str, float], names: list[str]) -> list[float]:
+    """Return the features the map reads, in order."""
+    return [float(features.get(n, 0.0)) for n in names]
+
+
+def apart(features: dict[str, float], names: list[str]) -> list[float]:
+    """Return `declined`, then each other feature for an answer, then each for a decline."""
+    declined = float(features.get("declined", 0.0))
+    rest = [float(features.get(n, 0.0)) for n in names if n != "declined"]
+    return [declined, *(v * (1 - declined) for v in rest), *(v * declined for v in rest)]
 
 
 def shown(value: float | None) -> str:
