@@ -84,7 +84,7 @@ def classify_by_rules(
     if follow_up and not has_history and _DANGLING.match(question):
         return "follow_up", "refers to an earlier conversation that is not there"
     talk = small_talk(question)
-    if talk in ("greeting", "arithmetic"):
+    if talk in ("greeting", "about", "arithmetic"):
         return "general", talk
     if follow_up and has_history and (_FOLLOW_UP.search(question) or len(question.split()) <= 4):
         return "follow_up", "refers to the conversation"

@@ -91,6 +91,9 @@ def generate(state: State, ctx: Context, services: Services) -> Update:
     language = state.get("language") or language_of(question)
     mode = choose_mode(state)
     update: Update = {"mode": mode, "decline": None}
+    if mode == "direct" and state.get("talk") == "about":  # what the assistant does, no model
+        update.update({"answer": prompts.ABOUT[language], "sources": [], "notices": []})
+        return update
     if mode == "fallback":  # nothing to write from: answer_general may answer it, or it declines
         update.update({"decline": _why_nothing(state), "answer": "", "sources": [], "notices": []})
         return update
@@ -258,6 +261,6 @@ def _notices(mode: GenerationMode, state: State, language: Language) -> tuple[li
     if route and route["category"] == "realtime" and state.get("web_status") != "ok":
         reason = state.get("web_status") or "web search unavailable"
         before.append(prompts.WEB_UNAVAILABLE_NOTE[language].format(reason=reason))
-    if mode == "direct" and state.get("talk") != "greeting":  # a greeting states no fact
+    if mode == "direct" and state.get("talk") not in ("greeting", "about"):  # no fact stated
         return [], [prompts.DIRECT_NOTE[language]]
     return before, []

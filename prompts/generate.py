@@ -72,6 +72,16 @@ TALK_USER = "Message: {question}\n{cue}"
 
 TALK_CUE = {"en": "Reply in English:", "zh": "请用中文回复："}
 
+ABOUT = {
+    "en": "I am the assistant of this knowledge base. Ask me about what its documents say, and I"
+    " answer with the sources I used; a general question I answer from general knowledge and say"
+    " so. What the documents do not say, I do not guess.",
+    "zh": "我是这个知识库的助手。你可以问我文档里写了什么，我会注明回答所用的来源；一般性的问题我会根据常识回答并注明。"
+    "文档里没有写的内容，我不会猜测。",
+}
+"""The reply to a question about the assistant itself ("What can you do?", "你是谁？"): what it
+does, not a small model's guess at who it is."""
+
 DIRECT_CUE = {"en": "Answer in English:", "zh": "请用中文回答："}
 
 DECLINE = {

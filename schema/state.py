@@ -186,8 +186,8 @@ class State(InputState, OutputState, total=False):
     """classify's probe: each source it found scored for its question; grade_documents reuses the
     scores when it grades that same search."""
     talk: Annotated[SmallTalk | None, Turn(None)]
-    """The small talk classify's rules found (a greeting, a sum, a translation): answered as such,
-    with no fact to look up."""
+    """The small talk classify's rules found (a greeting, a question about the assistant, a sum,
+    a translation): answered as such, with no fact to look up."""
     doc_scores: Annotated[list[float], Turn([])]
     """Relevance score per document in `documents`, from the relevance judge (1.0: not judged)."""
     relevance: Annotated[Relevance | None, Turn(None)]

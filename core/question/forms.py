@@ -1,14 +1,14 @@
 """What a question's form alone says: small talk that needs no fact, or a general-knowledge form.
 
 Small talk (a greeting, thanks, a goodbye or an apology, a question to the assistant about
-itself; a sum; a translation) is answered by the model with no search and no check: there is no
-fact in it to know or look up; a greeting or a question about the assistant is replied to from
-what the assistant is told it does (prompts.generate TALK_SYSTEM), with no general-knowledge
-label. A general-knowledge form (a definition, what an abbreviation stands for, "什么是 X") asks
-what any encyclopedia says; it is answered from the model's own knowledge when the knowledge base
-holds no likely source for it, or when it asks what one term means (`defined_term`) and the
-knowledge base has no page on the term itself, and the question names nothing the knowledge base
-owns (nodes/classify, nodes/answer_general).
+itself; a sum; a translation) is answered with no search and no check: there is no fact in it to
+know or look up. A greeting is replied to by the model told what the assistant does
+(prompts.generate TALK_SYSTEM), a question about the assistant with what it does (ABOUT), neither
+labelled general knowledge. A general-knowledge form (a definition, what an abbreviation stands
+for, "什么是 X") asks what any encyclopedia says; it is answered from the model's own knowledge
+when the knowledge base holds no likely source for it, or when it asks what one term means
+(`defined_term`) and the knowledge base has no page on the term itself, and the question names
+nothing the knowledge base owns (nodes/classify, nodes/answer_general).
 """
 
 from __future__ import annotations
@@ -16,40 +16,47 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-SmallTalk = Literal["greeting", "arithmetic", "translation"]
+SmallTalk = Literal["greeting", "about", "arithmetic", "translation"]
+"""A pleasantry; a question to the assistant about itself; a sum; a translation."""
 
 _ASKS = re.compile(
     r"\b(what|how|why|when|where|who|whom|whose|which|can|could|do|does|is|are|tell|explain"
-    r"|show|give|list|find|help|describe)\b|什么|怎么|为什么|哪|谁|吗|呢|多少|几|告诉|介绍|说明|解释|帮",
+    r"|show|give|list|find|(?<!your )(?<!the )(?<!for )help|describe)\b"
+    r"|什么|怎么|为什么|哪|谁|吗|呢|多少|几|告诉|介绍|说明|解释|帮(?!助)",
     re.IGNORECASE,
 )
-"""A word that asks or bids: "Thanks, and how do I reset it" is a question, not a pleasantry."""
+"""A word that asks or bids: "Thanks, and how do I reset it" is a question, not a pleasantry.
+Help as a noun ("Thanks for your help!", "谢谢你的帮助") bids nothing."""
 
 _PLEASANTRY = re.compile(
     r"^\s*(?:(?:hi|hello|hey|thanks|thank you|many thanks|cheers|good (?:morning|afternoon|evening"
     r"|night)|bye|goodbye|see you|take care|have a (?:nice|good|great|lovely) \w+|sorry"
     r"|my apologies|apologies|my bad|oops|ok|okay|got it|great|cool|nice|perfect|sounds good"
-    r"|never mind|how are you(?: doing)?(?: today)?)(?!\w)"
+    r"|never mind|how are you(?: doing)?(?: today)?|that'?s (?:great|helpful|perfect|all)"
+    r"|that is (?:great|helpful|all)|awesome|wonderful|excellent)(?!\w)"
     r"|你好吗|你好|您好|谢谢|多谢|感谢|非常感谢|早上好|早安|下午好|晚上好|晚安|再见|拜拜|回头见|祝你"
-    r"|周末愉快|抱歉|对不起|不好意思|好的|明白了|知道了|没问题|没事了|最近怎么样)",
+    r"|周末愉快|抱歉|对不起|不好意思|好的|明白了|知道了|没问题|没事了|最近怎么样|辛苦了|辛苦啦|太好了"
+    r"|太棒了)",
     re.IGNORECASE,
 )
 """A greeting, thanks, a goodbye, an apology or an acknowledgement, as a message opens."""
 
 _ABOUT_YOU = re.compile(
     r"^[\s!.,。！，~]*(?:(?:please|and|so|请问|那)\s*)?"
-    r"(?:what can you do|what do you do|what can you help (?:me )?with|who are you|what are you"
-    r"|how can you help(?: me)?|what can i ask(?: you)?|what do you know"
+    r"(?:(?:can you )?tell me (?:what|how) you can (?:do|help(?: me)?(?: with)?)"
+    r"|what (?:can|do) you do(?: for me)?|what can you help (?:me )?with|what are you able to do"
+    r"|who (?:are you|am i (?:talking|speaking|chatting) (?:to|with))|what are you"
+    r"|what is your name|how can you help(?: me)?|what can i ask(?: you)?|what do you know"
     r"|how (?:is|was) your (?:day|weekend|morning|evening)(?: going)?"
     r"|how are you(?: doing)?(?: today)?"
     r"|你能做什么|你会做什么|你可以做什么|你能做些什么|你会什么|你是谁|你能帮我做什么|你能帮我什么"
-    r"|你可以帮我做什么|你有什么功能|你有哪些功能|你能干什么)"
+    r"|你可以帮我做什么|你有什么功能|你有哪些功能|你能干什么|你叫什么名字?|你是什么|你有什么用)"
     r"[\s!.,。！，?？~]*$",
     re.IGNORECASE,
 )
 """A question to the assistant about itself ("What can you do?", "你是谁？", "How is your day
-going?"), alone or after a greeting: small talk, which the reply answers from what the assistant
-is told it does, not a fact to look up."""
+going?"), alone or after a greeting: small talk, answered with what the assistant does, not a
+fact to look up."""
 
 _TAIL = 60
 """Characters a pleasantry may run on after its opening words ("Sorry, I made a typo.")."""
@@ -85,15 +92,15 @@ def _is_sum(question: str) -> bool:
     return not left and operates
 
 
-def _is_pleasantry(question: str) -> bool:
-    """Whether a message is a pleasantry or a question to the assistant about itself.
-
-    A pleasantry may run on in a short tail that asks nothing ("Sorry, I made a typo."); a
-    question about the assistant may follow a pleasantry ("你好，你能做什么？") or stand alone.
-    """
+def _asks_about_you(question: str) -> bool:
+    """Whether a message asks the assistant about itself, alone or after a pleasantry."""
     opened = _PLEASANTRY.match(question)
-    if _ABOUT_YOU.match(question[opened.end() :] if opened else question):
-        return True
+    return bool(_ABOUT_YOU.match(question[opened.end() :] if opened else question))
+
+
+def _is_pleasantry(question: str) -> bool:
+    """Whether a message is a pleasantry with at most a short tail that asks nothing."""
+    opened = _PLEASANTRY.match(question)
     if not opened:
         return False
     tail = question[opened.end() :]
@@ -164,6 +171,8 @@ def small_talk(question: str) -> SmallTalk | None:
     """Return what kind of small talk a question is (None for a question that asks a fact)."""
     if _is_sum(question):
         return "arithmetic"
+    if _asks_about_you(question):
+        return "about"
     if _is_pleasantry(question):
         return "greeting"
     if _TRANSLATE.match(question):

@@ -26,17 +26,24 @@ def test_general_question_answers_directly_without_retrieval(make_harness: Any) 
     assert out["sources"] == [] and out["verified"] is False and out["confidence"] == 0.5
 
 
-@pytest.mark.parametrize("message", ["你好，你能做什么？", "Good morning! How is your day going?"])
-def test_a_question_to_the_assistant_about_itself_is_small_talk(
-    make_harness: Any, message: str
+@pytest.mark.parametrize(
+    ("message", "language"), [("你好，你能做什么？", "zh"), ("Who are you?", "en")]
+)
+def test_a_question_to_the_assistant_about_itself_is_told_what_it_does(
+    make_harness: Any, message: str, language: str
 ) -> None:
-    h = make_harness(
-        talk=lambda user: "你好！我可以回答知识库里的问题。" if "中文" in user else "Hi!"
-    )
+    h = make_harness()
     out = h.ask(message)
     assert out["route"]["method"] == "rule" and out["diagnostics"]["retrievals"] == 0
+    assert not h.model.calls  # no model guesses who it is
+    assert out["answer"] == generate_prompts.ABOUT[language] and out["sources"] == []
+
+
+def test_small_talk_is_replied_to_without_a_general_knowledge_label(make_harness: Any) -> None:
+    h = make_harness(talk="不客气！还有什么可以帮你？")
+    out = h.ask("谢谢，我明白了。")
     assert h.model.roles() == {"talk": 1} and out["answerable"] is True
-    assert out["sources"] == [] and out["answer"] in ("你好！我可以回答知识库里的问题。", "Hi!")
+    assert out["answer"] == "不客气！还有什么可以帮你？"
 
 
 def test_a_sum_is_answered_directly_and_labelled(make_harness: Any) -> None:

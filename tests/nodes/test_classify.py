@@ -25,6 +25,9 @@ from adaptive_rag.nodes.classify import classify_by_rules, names_an_entity, pars
         ("你好，你能做什么？", False, "general"),  # a question to the assistant about itself
         ("Good morning! How is your day going?", False, "general"),
         ("Who are you?", False, "general"),
+        ("Thanks for your help!", False, "general"),  # help as a noun bids nothing
+        ("谢谢你的帮助！", False, "general"),
+        ("辛苦了，今天就到这里吧。", False, "general"),  # a closing, not a question about today
         ("好的，明白了。", True, "general"),
         ("Translate 'warranty' into French", False, "general"),
         ("翻译一下这句话", False, "general"),
@@ -68,6 +71,9 @@ def test_rules_are_sure_of_clear_cases(question: str, history: bool, expected: s
         "Hi, tell me about the warranty",
         "What can you do with the Zephyr X2 kettle?",  # about a thing, not the assistant
         "你能做什么饭？",
+        "Can you help me reset my password?",
+        "帮我查一下退货政策",
+        "What is your return policy?",
         "谢谢，那退货政策怎么样",
         "Nice is a city in France.",
         "What is 3?",  # a number alone is not a sum
