@@ -47,16 +47,22 @@ _ABOUT_YOU = re.compile(
     r"|what (?:can|do) you do(?: for me)?|what can you help (?:me )?with|what are you able to do"
     r"|who (?:are you|am i (?:talking|speaking|chatting) (?:to|with))|what are you"
     r"|what is your name|how can you help(?: me)?|what can i ask(?: you)?|what do you know"
-    r"|how (?:is|was) your (?:day|weekend|morning|evening)(?: going)?"
-    r"|how are you(?: doing)?(?: today)?"
     r"|你能做什么|你会做什么|你可以做什么|你能做些什么|你会什么|你是谁|你能帮我做什么|你能帮我什么"
     r"|你可以帮我做什么|你有什么功能|你有哪些功能|你能干什么|你叫什么名字?|你是什么|你有什么用)"
     r"[\s!.,。！，?？~]*$",
     re.IGNORECASE,
 )
-"""A question to the assistant about itself ("What can you do?", "你是谁？", "How is your day
-going?"), alone or after a greeting: small talk, answered with what the assistant does, not a
-fact to look up."""
+"""A question to the assistant about itself ("What can you do?", "你是谁？"), alone or after a
+greeting: small talk, answered with what the assistant does, not a fact to look up."""
+
+_HOW_ARE_YOU = re.compile(
+    r"^[\s!.,。！，~]*(?:how (?:is|was) your (?:day|weekend|morning|evening)(?: going)?"
+    r"|how are you(?: doing)?(?: today)?|how'?s it going|你好吗|最近怎么样|最近好吗)"
+    r"[\s!.,。！，?？~]*$",
+    re.IGNORECASE,
+)
+"""How the assistant is, after a pleasantry ("Good morning! How is your day going?"): a
+greeting, though it asks."""
 
 _TAIL = 60
 """Characters a pleasantry may run on after its opening words ("Sorry, I made a typo.")."""
@@ -104,7 +110,7 @@ def _is_pleasantry(question: str) -> bool:
     if not opened:
         return False
     tail = question[opened.end() :]
-    if re.fullmatch(r"[\s!.,。！，?？~]*", tail):
+    if re.fullmatch(r"[\s!.,。！，?？~]*", tail) or _HOW_ARE_YOU.match(tail):
         return True  # "How are you?", "你好吗？": the whole message
     return len(tail) <= _TAIL and not _ASKS.search(tail) and "?" not in tail and "？" not in tail
 

@@ -25,6 +25,7 @@ from adaptive_rag.nodes.classify import classify_by_rules, names_an_entity, pars
         ("你好，你能做什么？", False, "general"),  # a question to the assistant about itself
         ("Good morning! How is your day going?", False, "general"),
         ("Who are you?", False, "general"),
+        ("Hi, how are you?", False, "general"),
         ("Thanks for your help!", False, "general"),  # help as a noun bids nothing
         ("谢谢你的帮助！", False, "general"),
         ("辛苦了，今天就到这里吧。", False, "general"),  # a closing, not a question about today
@@ -74,6 +75,7 @@ def test_rules_are_sure_of_clear_cases(question: str, history: bool, expected: s
         "Can you help me reset my password?",
         "帮我查一下退货政策",
         "What is your return policy?",
+        "Hi! How are returns handled?",
         "谢谢，那退货政策怎么样",
         "Nice is a city in France.",
         "What is 3?",  # a number alone is not a sum
