@@ -107,7 +107,9 @@ def generate(state: State, ctx: Context, services: Services) -> Update:
         note(update, "generate: an open question's answer said the sources do not say; read again")
         _, messages = _prompt(state, ctx, mode, language, update, form="open")
         update["regenerations"] = int(update.get("regenerations") or 0) + 1
-        written = _write(state, ctx, services, messages, bool(docs), update) or written
+        again = _write(state, ctx, services, messages, bool(docs), update)
+        if again is not None and again[1] is None:  # an unusable reread keeps the admission
+            written = again
     if written is None:
         failures = [f for f in update.get("failures") or [] if not isinstance(f, str)]
         reason = f"the model failed ({failures[-1]['message'] if failures else 'no reply'})"

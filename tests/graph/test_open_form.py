@@ -50,3 +50,10 @@ def test_an_open_question_still_declined_when_read_again_stays_declined(
     out = h.ask("What is the colour of the Zephyr X2 kettle?", max_rewrites=0)
     assert h.model.roles()["rag"] == 2
     assert out["answerable"] is False and out["decline"]["reason"] == "not_in_sources"
+
+
+def test_a_reread_that_gives_only_citation_numbers_keeps_the_admission(make_harness: Any) -> None:
+    h = make_harness(rag=lambda user: PRIMED if FORM["any"] in user else "The capacity is [1].")
+    out = h.ask("What is the capacity of the Zephyr X2 kettle?", max_rewrites=0)
+    assert h.model.roles()["rag"] == 2
+    assert out["answerable"] is False and out["decline"]["reason"] == "not_in_sources"
