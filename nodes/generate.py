@@ -105,8 +105,9 @@ def generate(state: State, ctx: Context, services: Services) -> Update:
     written = _write(state, ctx, services, messages, bool(docs), update)
     if written is not None and _read_again(state, mode, written[0], update):
         note(update, "generate: an open question's answer said the sources do not say; read again")
-        _, messages = _prompt(state, ctx, mode, language, update, form="open")
-        update["regenerations"] = int(update.get("regenerations") or 0) + 1
+        task = prompts.answer_task(question, check, "open")  # the same sources, the open form
+        messages = prompts.source_messages(docs, task, question, language)[0]
+        _spend_rewrite(update)
         again = _write(state, ctx, services, messages, bool(docs), update)
         if again is not None and again[1] is None:  # an unusable reread keeps the admission
             written = again
@@ -172,13 +173,12 @@ def _write(
     update["answer_logprob"] = reply.logprob
     answer = _clean(text, state)
     problem = _problem(answer, language, from_sources)
-    spent = state.get("regenerations", 0) + int(update.get("regenerations") or 0)
-    if problem and spent < budget(state, "regeneration_budget"):
+    if problem and _rewrites_left(state, update):
         again = [*messages, AIMessage(text), prompts.retry(problem, language)]
         retry = ask_streamed(update, "generate", services.chat, ctx, again, "no answer")
         if retry is None:
             return None
-        update["regenerations"] = int(update.get("regenerations") or 0) + 1
+        _spend_rewrite(update)
         update["answer_id"] = retry.message_id or ""
         update["answer_logprob"] = retry.logprob
         answer = _clean(retry.text, state)
@@ -197,8 +197,18 @@ def _read_again(state: State, mode: GenerationMode, answer: str, update: Update)
     question = state.get("standalone") or ""
     if mode not in ("rag", "regenerate") or asks_yes_no(question):
         return False
+    return _rewrites_left(state, update) and says_sources_lack(answer)
+
+
+def _rewrites_left(state: State, update: Update) -> bool:
+    """Whether the regeneration budget allows the answer to be written once more this turn."""
     spent = state.get("regenerations", 0) + int(update.get("regenerations") or 0)
-    return spent < budget(state, "regeneration_budget") and says_sources_lack(answer)
+    return spent < budget(state, "regeneration_budget")
+
+
+def _spend_rewrite(update: Update) -> None:
+    """Count one more writing of the answer against the regeneration budget."""
+    update["regenerations"] = int(update.get("regenerations") or 0) + 1
 
 
 def _clean(text: str, state: State) -> str:
@@ -219,7 +229,6 @@ def _prompt(
     mode: GenerationMode,
     language: Language,
     update: Update,
-    form: prompts.AnswerForm = "any",
 ) -> tuple[list[Document], list[BaseMessage]]:
     """Return the documents shown and the messages for this mode (sources first)."""
     question = state.get("standalone") or ""
@@ -238,7 +247,7 @@ def _prompt(
         update["documents"] = [RESET, *docs]
         task = prompts.answer_task(question, state.get("check"))
     else:
-        task = prompts.answer_task(question, state.get("check"), form)
+        task = prompts.answer_task(question, state.get("check"))
     messages, worked = prompts.source_messages(docs, task, question, language)
     if worked:  # the user sees what the answer was told, not only the model
         note(update, f"generate: {worked.strip()}")
